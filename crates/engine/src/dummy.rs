@@ -1,0 +1,273 @@
+//! DUMMY engine (IOR `-a DUMMY`): touches no storage and can inject delays, so the harness's own
+//! overhead, stonewalling and rank imbalance can be measured without a file system.
+
+use crate::{Caps, DirEntry, Engine, EngineFile, FileStat, OpenHints, OpenMode};
+use std::io;
+use std::path::Path;
+use std::time::Duration;
+
+/// Injected delays in microseconds (IOR's `--dummy.delay-*` options).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DummyDelays {
+    pub create_us: u64,
+    pub close_us: u64,
+    pub sync_us: u64,
+    pub xfer_us: u64,
+    /// Only rank 0 sleeps (`--dummy.delay-only-rank0`): a built-in straggler.
+    pub only_rank0: bool,
+}
+
+impl DummyDelays {
+    fn applies_to(&self, rank: usize) -> bool {
+        !self.only_rank0 || rank == 0
+    }
+}
+
+/// `thread::sleep` is a nanosleep: accurate to the timer slack (~50 µs) and no syscall at all
+/// for a zero delay, so an undelayed dummy measures only the harness.
+fn pause(us: u64) {
+    if us > 0 {
+        std::thread::sleep(Duration::from_micros(us));
+    }
+}
+
+pub struct DummyEngine {
+    delays: DummyDelays,
+    rank: usize,
+}
+
+impl DummyEngine {
+    pub const CAPS: Caps = Caps {
+        does_io: false,
+        metadata: true,
+        alignment: 1,
+        needs_file_size: false,
+        api_name: "DUMMY",
+    };
+
+    /// `rank` decides `only_rank0` for metadata operations; opens use `OpenHints::rank`.
+    pub fn new(delays: DummyDelays, rank: usize) -> Self {
+        DummyEngine { delays, rank }
+    }
+
+    fn create_pause(&self) {
+        if self.delays.applies_to(self.rank) {
+            pause(self.delays.create_us);
+        }
+    }
+}
+
+impl Engine for DummyEngine {
+    fn caps(&self) -> Caps {
+        Self::CAPS
+    }
+
+    fn open(
+        &self,
+        _path: &Path,
+        mode: OpenMode,
+        hints: &OpenHints,
+    ) -> io::Result<Box<dyn EngineFile>> {
+        let active = self.delays.applies_to(hints.rank);
+        // IOR delays its create, not a plain open.
+        if active && mode != OpenMode::ReadOnly {
+            pause(self.delays.create_us);
+        }
+        let d = if active {
+            self.delays.clone()
+        } else {
+            DummyDelays::default()
+        };
+        Ok(Box::new(DummyFile {
+            close_us: d.close_us,
+            sync_us: d.sync_us,
+            xfer_us: d.xfer_us,
+        }))
+    }
+
+    fn remove(&self, _path: &Path) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn file_size(&self, _path: &Path) -> io::Result<u64> {
+        Ok(0)
+    }
+
+    fn mkdir(&self, _path: &Path) -> io::Result<()> {
+        self.create_pause();
+        Ok(())
+    }
+
+    fn rmdir(&self, _path: &Path) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn stat(&self, _path: &Path) -> io::Result<FileStat> {
+        Ok(FileStat {
+            size: 0,
+            is_dir: false,
+            ctime_sec: 0,
+            ctime_nsec: 0,
+        })
+    }
+
+    fn create_file(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        self.create_pause();
+        Ok(())
+    }
+
+    fn read_file(&self, _path: &Path, buf: &mut [u8]) -> io::Result<usize> {
+        Ok(buf.len())
+    }
+
+    fn read_dir(&self, _path: &Path) -> io::Result<Vec<DirEntry>> {
+        Ok(Vec::new())
+    }
+}
+
+/// Delays already resolved for this rank (zero when `only_rank0` excludes it).
+struct DummyFile {
+    close_us: u64,
+    sync_us: u64,
+    xfer_us: u64,
+}
+
+impl EngineFile for DummyFile {
+    fn write_at(&mut self, buf: &[u8], _offset: u64) -> io::Result<usize> {
+        pause(self.xfer_us);
+        Ok(buf.len())
+    }
+
+    fn read_at(&mut self, buf: &mut [u8], _offset: u64) -> io::Result<usize> {
+        // The buffer is left as it was: there is no data, which `Caps::does_io` tells callers.
+        pause(self.xfer_us);
+        Ok(buf.len())
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        pause(self.sync_us);
+        Ok(())
+    }
+
+    fn close(self: Box<Self>) -> io::Result<()> {
+        pause(self.close_us);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    fn delays(xfer_us: u64, only_rank0: bool) -> DummyDelays {
+        DummyDelays {
+            create_us: 2000,
+            close_us: 2000,
+            sync_us: 2000,
+            xfer_us,
+            only_rank0,
+        }
+    }
+
+    /// Runs open + 10 transfers + sync + close and returns the elapsed time.
+    fn timed_run(e: &DummyEngine, rank: usize) -> Duration {
+        let t = Instant::now();
+        let mut f = e
+            .open(
+                Path::new("/nonexistent/x"),
+                OpenMode::CreateTruncate,
+                &OpenHints { file_size: 0, rank },
+            )
+            .unwrap();
+        let mut buf = [0xAAu8; 64];
+        for i in 0..5 {
+            assert_eq!(f.write_at(&buf, i * 64).unwrap(), 64);
+            assert_eq!(f.read_at(&mut buf, i * 64).unwrap(), 64);
+        }
+        assert!(
+            buf.iter().all(|&b| b == 0xAA),
+            "read leaves the buffer untouched"
+        );
+        f.sync().unwrap();
+        f.close().unwrap();
+        t.elapsed()
+    }
+
+    #[test]
+    fn delays_are_slept() {
+        let e = DummyEngine::new(delays(3000, false), 1);
+        // 10 transfers x 3 ms + create, sync, close x 2 ms = 36 ms at least.
+        let t = timed_run(&e, 1);
+        assert!(t >= Duration::from_millis(36), "{t:?}");
+    }
+
+    #[test]
+    fn only_rank0_sleeps() {
+        let e0 = DummyEngine::new(delays(20_000, true), 0);
+        let e1 = DummyEngine::new(delays(20_000, true), 1);
+        let t0 = timed_run(&e0, 0);
+        let t1 = timed_run(&e1, 1);
+        assert!(t0 >= Duration::from_millis(206), "{t0:?}");
+        assert!(
+            t1 < Duration::from_millis(100),
+            "rank 1 should not sleep: {t1:?}"
+        );
+        // Metadata ops follow the engine's rank; a 1 s create delay makes the gap unmistakable.
+        let slow = DummyDelays {
+            create_us: 1_000_000,
+            only_rank0: true,
+            ..DummyDelays::default()
+        };
+        let t = Instant::now();
+        let e1 = DummyEngine::new(slow.clone(), 1);
+        e1.mkdir(Path::new("x")).unwrap();
+        e1.create_file(Path::new("x/y"), b"z").unwrap();
+        assert!(
+            t.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            t.elapsed()
+        );
+        let e0 = DummyEngine::new(
+            DummyDelays {
+                create_us: 5000,
+                ..slow
+            },
+            0,
+        );
+        let t = Instant::now();
+        e0.create_file(Path::new("x/y"), b"z").unwrap();
+        assert!(t.elapsed() >= Duration::from_millis(5));
+    }
+
+    #[test]
+    fn no_io_and_metadata_succeeds() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = DummyEngine::new(DummyDelays::default(), 0);
+        assert!(!e.caps().does_io && e.caps().metadata);
+        let p = dir.path().join("f");
+        let mut f = e
+            .open(&p, OpenMode::CreateTruncate, &OpenHints::default())
+            .unwrap();
+        assert_eq!(f.write_at(&[1; 100], 0).unwrap(), 100);
+        f.close().unwrap();
+        e.mkdir(&dir.path().join("d")).unwrap();
+        e.create_file(&dir.path().join("g"), b"data").unwrap();
+        assert_eq!(e.read_file(&p, &mut [0u8; 7]).unwrap(), 7);
+        assert_eq!(
+            e.stat(&p).unwrap(),
+            FileStat {
+                size: 0,
+                is_dir: false,
+                ctime_sec: 0,
+                ctime_nsec: 0
+            }
+        );
+        assert_eq!(e.file_size(&p).unwrap(), 0);
+        e.remove(&p).unwrap();
+        e.rmdir(dir.path()).unwrap();
+        assert!(e.read_dir(dir.path()).unwrap().is_empty());
+        // Nothing reached the file system.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}

@@ -1,0 +1,115 @@
+//! Engines: the only code that touches storage.
+//!
+//! An [`Engine`] opens files and runs metadata operations; an [`EngineFile`] moves bytes at
+//! explicit offsets. Workloads never branch on an engine's name: they read [`Caps`].
+//! One file per engine (`posix.rs`, `mmap.rs`, `dummy.rs`); `registry.rs` is the table that maps
+//! names (IOR's `-a`) to constructors and lists the IOR APIs that are refused.
+
+mod aligned;
+mod dummy;
+mod mmap;
+mod posix;
+mod registry;
+
+pub use aligned::AlignedBuf;
+pub use dummy::{DummyDelays, DummyEngine};
+pub use mmap::MmapEngine;
+pub use posix::PosixEngine;
+pub use registry::{build, lookup, EngineConfig, EngineError, EngineInfo, ENGINES, REFUSED_APIS};
+
+use std::io;
+use std::path::Path;
+
+/// What an engine can do; the core decides by these flags, never by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// Moves real bytes (false for the dummy engine: reads return no data to verify).
+    pub does_io: bool,
+    /// Runs mdtest-style metadata operations (mkdir, stat, unlink, readdir, ...).
+    pub metadata: bool,
+    /// Buffers, offsets and lengths must be multiples of this (O_DIRECT); 1 when free.
+    pub alignment: usize,
+    /// Needs the final file size when a file is created (mmap maps the whole file).
+    pub needs_file_size: bool,
+    /// Engine name as IOR prints it in its `API` column (`POSIX`, `MMAP`, `DUMMY`).
+    pub api_name: &'static str,
+}
+
+/// How a file is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Create if missing and truncate to zero (IOR write without `-E`).
+    CreateTruncate,
+    /// Create if missing, keep existing contents (IOR `-E`).
+    CreateKeep,
+    /// Read only (reads and checks).
+    ReadOnly,
+}
+
+/// The pattern, told to the engine once per open instead of on every call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenHints {
+    /// The size the file will have when the phase is complete (mmap sizes its mapping by it).
+    pub file_size: u64,
+    /// This rank (the dummy engine's `delay-only-rank0` uses it).
+    pub rank: usize,
+}
+
+/// File metadata as returned by [`Engine::stat`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStat {
+    pub size: u64,
+    pub is_dir: bool,
+    /// Change time, seconds and nanoseconds since the epoch.
+    pub ctime_sec: i64,
+    pub ctime_nsec: i64,
+}
+
+/// One directory entry from [`Engine::read_dir`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirEntry {
+    pub name: std::ffi::OsString,
+    /// `Some(true)` for a directory, `Some(false)` for anything else, `None` when the file
+    /// system does not say (d_type unknown): the caller must stat.
+    pub is_dir: Option<bool>,
+}
+
+/// A storage back end. One instance per rank; `Send` so thread ranks can own one each.
+pub trait Engine: Send {
+    fn caps(&self) -> Caps;
+
+    fn open(
+        &self,
+        path: &Path,
+        mode: OpenMode,
+        hints: &OpenHints,
+    ) -> io::Result<Box<dyn EngineFile>>;
+    fn remove(&self, path: &Path) -> io::Result<()>;
+    /// Current size of a file (IOR's `get_file_size`, used by `-z -z` and the size check).
+    fn file_size(&self, path: &Path) -> io::Result<u64>;
+    /// A zeroed buffer whose address and length suit this engine (page-aligned always).
+    fn alloc_buffer(&self, len: usize) -> AlignedBuf {
+        AlignedBuf::new(len, self.caps().alignment.max(4096))
+    }
+
+    // Metadata operations (mdtest, find). Engines without `Caps::metadata` return
+    // `io::ErrorKind::Unsupported`.
+    fn mkdir(&self, path: &Path) -> io::Result<()>;
+    fn rmdir(&self, path: &Path) -> io::Result<()>;
+    fn stat(&self, path: &Path) -> io::Result<FileStat>;
+    /// Create a file, write `data` (may be empty) at offset 0, close it.
+    fn create_file(&self, path: &Path, data: &[u8]) -> io::Result<()>;
+    /// Open read-only, read up to `buf.len()` bytes from offset 0, close; returns bytes read.
+    fn read_file(&self, path: &Path, buf: &mut [u8]) -> io::Result<usize>;
+    fn read_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>>;
+}
+
+/// An open file. Offsets are explicit (positional I/O); a short transfer is retried by the
+/// engine until complete or an error/EOF, so the returned count is short only at end of file.
+pub trait EngineFile: Send {
+    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<usize>;
+    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
+    /// Make written data durable (fsync; msync for mmap).
+    fn sync(&mut self) -> io::Result<()>;
+    fn close(self: Box<Self>) -> io::Result<()>;
+}

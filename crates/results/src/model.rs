@@ -1,0 +1,309 @@
+//! The result model: one serde schema for JSON, the store and reports. Documented field by field
+//! in `docs/results-schema.md`; bump [`SCHEMA_VERSION`] on any incompatible change.
+
+use crate::environment::{self, Environment};
+use crate::time::{compact_utc, now_rfc3339, rfc3339_utc};
+use measure::{HistogramSummary, SeriesSummary, Stats};
+use serde::{Deserialize, Serialize};
+use std::time::SystemTime;
+
+pub const SCHEMA_VERSION: u32 = 1;
+const MIB: f64 = 1_048_576.0;
+
+/// One run of one workload.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct RunResult {
+    pub schema_version: u32,
+    pub tool: Tool,
+    pub run_id: String,
+    /// "ior", "mdtest", "find", "io500", ...
+    pub workload: String,
+    pub command_line: Vec<String>,
+    /// RFC 3339 UTC.
+    pub started: String,
+    /// RFC 3339 UTC; empty while the run has not finished (an interrupted run).
+    pub finished: String,
+    pub environment: Environment,
+    pub ranks: Ranks,
+    /// The resolved workload parameters.
+    pub parameters: serde_json::Value,
+    pub phases: Vec<PhaseResult>,
+    pub summary: Vec<OperationSummary>,
+    pub warnings: Vec<String>,
+    pub verification_errors: u64,
+    pub exit_code: i32,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Ranks {
+    pub count: u64,
+    pub nodes: u64,
+    pub tasks_per_node: u64,
+    /// "block" | "round-robin"
+    pub placement: String,
+    /// "threads" | "mpi"
+    pub launcher: String,
+}
+
+impl Default for Ranks {
+    fn default() -> Self {
+        Ranks {
+            count: 1,
+            nodes: 1,
+            tasks_per_node: 1,
+            placement: "block".to_string(),
+            launcher: "threads".to_string(),
+        }
+    }
+}
+
+/// One phase (operation) of one iteration, aggregated over all ranks.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct PhaseResult {
+    /// "write", "read", "remove", "create", "stat", ...
+    pub operation: String,
+    pub iteration: u32,
+    /// Bytes actually moved by all ranks.
+    pub bytes: u64,
+    pub ops: u64,
+    pub times: PhaseTimes,
+    /// bytes / times.total_s / 2^20
+    pub bandwidth_mib_s: f64,
+    pub iops: f64,
+    pub latency: HistogramSummary,
+    pub series: SeriesSummary,
+    /// Per-rank timestamps, seconds relative to the phase start (the earliest open start).
+    pub per_rank: Vec<RankTimes>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stonewall: Option<Stonewall>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Verification>,
+    pub warnings: Vec<String>,
+}
+
+/// Durations in seconds of the phase's sub-windows across all ranks (earliest start to latest
+/// stop of each), and the whole window.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+pub struct PhaseTimes {
+    pub open_s: f64,
+    pub xfer_s: f64,
+    pub close_s: f64,
+    pub total_s: f64,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+pub struct RankTimes {
+    pub rank: u64,
+    pub open_start_s: f64,
+    pub open_stop_s: f64,
+    pub xfer_start_s: f64,
+    pub xfer_stop_s: f64,
+    pub close_start_s: f64,
+    pub close_stop_s: f64,
+    pub bytes: u64,
+    pub ops: u64,
+}
+
+/// What a deadline (`-D`) cut short.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+pub struct Stonewall {
+    pub deadline_s: f64,
+    /// Time from the phase start until the ranks agreed to stop.
+    pub time_s: f64,
+    pub pairs_min: u64,
+    pub pairs_max: u64,
+    pub bytes_min: u64,
+    pub bytes_mean: f64,
+    /// Whether ranks continued to `pairs_max` after the deadline.
+    pub wear_out: bool,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+pub struct Verification {
+    pub errors: u64,
+    pub checked_ops: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_error: Option<ErrorLocation>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ErrorLocation {
+    pub file: String,
+    pub offset: u64,
+    pub rank: u64,
+}
+
+/// One operation across iterations (IOR's "Summary of all tests").
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct OperationSummary {
+    pub operation: String,
+    pub bw_mib_s: MinMaxMean,
+    pub ops_per_s: MinMaxMean,
+    pub mean_time_s: f64,
+    pub iterations: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stonewall_time_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stonewall_mib_s: Option<f64>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+pub struct MinMaxMean {
+    pub max: f64,
+    pub min: f64,
+    pub mean: f64,
+    pub stddev: f64,
+}
+
+impl MinMaxMean {
+    /// With the population standard deviation (IOR's summary).
+    pub fn population(values: &[f64]) -> Self {
+        let s = Stats::of(values);
+        Self::with_sd(&s, s.stddev_population)
+    }
+
+    /// With the sample standard deviation (mdtest's summary).
+    pub fn sample(values: &[f64]) -> Self {
+        let s = Stats::of(values);
+        Self::with_sd(&s, s.stddev_sample)
+    }
+
+    fn with_sd(s: &Stats, stddev: f64) -> Self {
+        MinMaxMean {
+            max: s.max,
+            min: s.min,
+            mean: s.mean,
+            stddev,
+        }
+    }
+}
+
+/// MiB/s (2^20 bytes); 0 for an empty or non-positive window, so no NaN reaches the JSON.
+pub fn mib_per_s(bytes: u64, seconds: f64) -> f64 {
+    per_s(bytes as f64 / MIB, seconds)
+}
+
+/// `amount / seconds`, 0 for an empty or non-positive window.
+pub fn per_s(amount: f64, seconds: f64) -> f64 {
+    if seconds > 0.0 && amount.is_finite() {
+        amount / seconds
+    } else {
+        0.0
+    }
+}
+
+impl PhaseResult {
+    /// A phase with no data yet; the workload fills it in.
+    pub fn new(operation: &str, iteration: u32) -> Self {
+        PhaseResult {
+            operation: operation.to_string(),
+            iteration,
+            bytes: 0,
+            ops: 0,
+            times: PhaseTimes::default(),
+            bandwidth_mib_s: 0.0,
+            iops: 0.0,
+            latency: HistogramSummary::default(),
+            series: SeriesSummary::default(),
+            per_rank: Vec::new(),
+            stonewall: None,
+            verification: None,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl RunResult {
+    /// A run that starts now: tool, run id, start time and host facts filled in, nothing
+    /// measured yet. `version` is the binary's version, which this crate cannot see.
+    pub fn new(workload: &str, command_line: Vec<String>, version: &str) -> Self {
+        let now = SystemTime::now();
+        RunResult {
+            schema_version: SCHEMA_VERSION,
+            tool: Tool {
+                name: "iogauge".to_string(),
+                version: version.to_string(),
+            },
+            run_id: format!("{workload}-{}-{}", compact_utc(now), std::process::id()),
+            workload: workload.to_string(),
+            command_line,
+            started: rfc3339_utc(now),
+            finished: String::new(),
+            environment: environment::capture(None),
+            ranks: Ranks::default(),
+            parameters: serde_json::Value::Object(Default::default()),
+            phases: Vec::new(),
+            summary: Vec::new(),
+            warnings: Vec::new(),
+            verification_errors: 0,
+            exit_code: 0,
+        }
+    }
+
+    /// Stamps the end time and exit code.
+    pub fn finish(&mut self, exit_code: i32) {
+        self.finished = now_rfc3339();
+        self.exit_code = exit_code;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_fills_identity() {
+        let r = RunResult::new("ior", vec!["ior".into(), "-w".into()], "0.1.0");
+        assert_eq!(r.schema_version, SCHEMA_VERSION);
+        assert_eq!(r.tool.name, "iogauge");
+        assert_eq!(r.tool.version, "0.1.0");
+        assert!(r.run_id.starts_with("ior-20"), "{}", r.run_id);
+        assert!(r.run_id.ends_with(&format!("Z-{}", std::process::id())));
+        assert!(
+            r.started.ends_with('Z') && r.started.len() == 24,
+            "{}",
+            r.started
+        );
+        assert_eq!(r.finished, "");
+        assert_eq!(r.ranks.launcher, "threads");
+    }
+
+    #[test]
+    fn finish_stamps_time() {
+        let mut r = RunResult::new("mdtest", vec![], "x");
+        r.finish(1);
+        assert_eq!(r.exit_code, 1);
+        assert!(r.finished >= r.started);
+    }
+
+    #[test]
+    fn rates_never_nan() {
+        assert_eq!(mib_per_s(3 * 1_048_576, 2.0), 1.5);
+        assert_eq!(mib_per_s(1, 0.0), 0.0);
+        assert_eq!(per_s(10.0, -1.0), 0.0);
+        assert_eq!(per_s(f64::NAN, 1.0), 0.0);
+    }
+
+    #[test]
+    fn min_max_mean_variants() {
+        let v = [2329.01, 1683.19, 1576.55];
+        let p = MinMaxMean::population(&v);
+        assert_eq!((p.max, p.min), (2329.01, 1576.55));
+        assert!((p.stddev - 332.44).abs() < 0.005);
+        assert!(MinMaxMean::sample(&v).stddev > p.stddev);
+        assert_eq!(MinMaxMean::population(&[]), MinMaxMean::default());
+    }
+
+    #[test]
+    fn optional_fields_are_omitted() {
+        let v = serde_json::to_value(PhaseResult::new("write", 0)).unwrap();
+        assert!(v.get("stonewall").is_none() && v.get("verification").is_none());
+        assert_eq!(v["latency"]["unit"], "ns");
+    }
+}

@@ -1,0 +1,26 @@
+//! IOR-compatible bandwidth benchmark.
+//!
+//! `params` is the resolved plan, `validate` IOR's rules on it, `preflight` the checks against
+//! the file system before any I/O. `pattern`, `reorder` and `data` are pure functions (where
+//! bytes go, whose data is read back, what the bytes are). `run` is the repetition loop and
+//! `phase` one phase on one rank plus the reduction to rank 0's `outcome`.
+
+pub mod data;
+mod error;
+pub mod naming;
+pub mod outcome;
+pub mod params;
+pub mod pattern;
+mod phase;
+pub mod preflight;
+pub mod reorder;
+mod run;
+pub mod validate;
+mod wire;
+
+pub use error::IorError;
+pub use outcome::{
+    Access, CheckOutcome, ErrorAt, Event, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
+};
+pub use params::{DataPacket, DummyOptions, IorParams, SummaryFormat};
+pub use run::{run, Ctx, RunTotals};

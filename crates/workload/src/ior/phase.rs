@@ -1,0 +1,479 @@
+//! One phase on one rank: open, transfers, close, with IOR's barriers and six timestamps,
+//! then the reduction that turns every rank's report into rank 0's [`PhaseOutcome`].
+//!
+//! Hot path per transfer: the I/O call, one clock read (the end of one transfer is the start
+//! of the next), one histogram record, one series record, the stonewall comparison.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use engine::{AlignedBuf, EngineFile, OpenHints, OpenMode};
+use exec::ReduceOp;
+use measure::now_ns;
+use measure::{IntervalSeries, LatencyHistogram};
+
+use crate::ior::data::{Checker, DataPattern};
+use crate::ior::error::IorError;
+use crate::ior::naming;
+use crate::ior::outcome::{
+    Access, ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
+};
+use crate::ior::pattern::AccessPattern;
+use crate::ior::run::Ctx;
+use crate::ior::wire::{Reader, Writer};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Write,
+    Read,
+    /// `-W`: the untimed read-back after a write.
+    Check,
+}
+
+pub(crate) struct PhasePlan {
+    pub mode: Mode,
+    pub iteration: u32,
+    pub seed: i64,
+    pub rank_offset: u64,
+    pub verify: bool,
+    /// Stop after this many transfers (status file or the write before); 0 = all.
+    pub pair_limit: u64,
+    /// Seed of the `-z` permutation (same on every rank).
+    pub offset_seed: u64,
+}
+
+/// What one rank measured in a phase.
+pub(crate) struct RankPhase {
+    pub times: RankTimes,
+    pub latency: LatencyHistogram,
+    pub series: IntervalSeries,
+    pub verify: VerifyOutcome,
+    pub stonewall: Option<StonewallOutcome>,
+    pub stat_size: u64,
+}
+
+struct Mover<'a> {
+    file: Box<dyn EngineFile>,
+    buf: &'a mut AlignedBuf,
+    pattern: AccessPattern,
+    data: DataPattern,
+    checker: Option<Checker>,
+    mode: Mode,
+    fsync_per_write: bool,
+    quit_on_error: bool,
+    path: &'a std::path::Path,
+    verify: VerifyOutcome,
+    rank: u64,
+}
+
+impl Mover<'_> {
+    #[inline]
+    fn transfer(&mut self, k: u64) -> Result<u64, IorError> {
+        let offset = self.pattern.offset(k);
+        let want = self.buf.len() as u64;
+        if self.mode == Mode::Write {
+            self.data.stamp(self.buf, offset);
+            let n = self
+                .file
+                .write_at(self.buf, offset)
+                .map_err(|e| IorError::io("write", self.path, Some(offset), e))?;
+            if self.fsync_per_write {
+                self.file
+                    .sync()
+                    .map_err(|e| IorError::io("fsync", self.path, None, e))?;
+            }
+            return Ok(n as u64);
+        }
+        if self.checker.is_some() {
+            // Make sure the read really lands in the buffer (IOR's invalidate_buffer_pattern).
+            self.buf[0] = !self.buf[0];
+        }
+        let n = self
+            .file
+            .read_at(self.buf, offset)
+            .map_err(|e| IorError::io("read", self.path, Some(offset), e))? as u64;
+        if n < want {
+            return Err(IorError::ShortRead {
+                path: self.path.display().to_string(),
+                offset,
+                got: n,
+                want,
+            });
+        }
+        if let Some(checker) = &mut self.checker {
+            self.verify.checked += 1;
+            if let Some(i) = checker.check(self.buf, offset) {
+                self.verify.errors += 1;
+                let at = offset + i as u64;
+                if self.verify.first_error.is_none() {
+                    self.verify.first_error = Some(ErrorAt {
+                        rank: self.rank,
+                        file: self.path.display().to_string(),
+                        offset: at,
+                    });
+                }
+                if self.quit_on_error {
+                    return Err(IorError::QuitOnError {
+                        path: self.path.display().to_string(),
+                        offset: at,
+                    });
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+struct Meter {
+    latency: LatencyHistogram,
+    series: IntervalSeries,
+    prev: u64,
+    bytes: u64,
+}
+
+/// Transfers `from..to` (stopping early once `deadline_ns` after `start` has passed, when
+/// non-zero); returns the transfer count reached.
+fn drive(
+    m: &mut Mover,
+    meter: &mut Meter,
+    from: u64,
+    to: u64,
+    start: u64,
+    deadline_ns: u64,
+) -> Result<u64, IorError> {
+    let mut k = from;
+    while k < to {
+        let n = m.transfer(k)?;
+        let now = now_ns();
+        meter.latency.record(now - meter.prev);
+        meter.series.record(now, n);
+        meter.prev = now;
+        meter.bytes += n;
+        k += 1;
+        if deadline_ns != 0 && now - start > deadline_ns {
+            break;
+        }
+    }
+    Ok(k)
+}
+
+fn secs(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
+pub(crate) fn run_phase(
+    ctx: &Ctx,
+    plan: &PhasePlan,
+    buf: &mut AlignedBuf,
+) -> Result<RankPhase, IorError> {
+    let p = ctx.params;
+    let comm = ctx.comm;
+    let rank = comm.rank() as u64;
+    let tasks = comm.size() as u64;
+    let pretend = (rank + plan.rank_offset) % tasks;
+    let path: PathBuf = naming::test_file_path(p, pretend, plan.iteration);
+
+    let mut pattern = AccessPattern::sequential(
+        p.block_size,
+        p.transfer_size,
+        p.segment_count,
+        tasks,
+        p.file_per_proc,
+        pretend,
+    );
+    if p.random_offset == 1 {
+        pattern = pattern.shuffled(plan.offset_seed);
+    } else if p.random_offset >= 2 {
+        let size = ctx
+            .engine
+            .file_size(&path)
+            .map_err(|e| IorError::io("stat", &path, None, e))?;
+        pattern = pattern.random_blocks(plan.offset_seed, size);
+    }
+    let data = DataPattern::new(p.data_packet, plan.seed, pretend);
+    let checker = plan
+        .verify
+        .then(|| Checker::new(data, p.transfer_size as usize));
+    if plan.mode == Mode::Write {
+        data.fill(buf);
+        prepare_write_target(ctx, &path, pretend)?;
+    }
+    if plan.mode != Mode::Check && rank == 0 && p.inter_test_delay_s > 0 {
+        std::thread::sleep(Duration::from_secs(p.inter_test_delay_s));
+    }
+
+    // The barrier before open; rank 0's clock becomes the epoch of the interval series.
+    let epoch = comm.broadcast_u64(now_ns(), 0)?;
+    let mode = if plan.mode == Mode::Write {
+        OpenMode::CreateKeep
+    } else {
+        OpenMode::ReadOnly
+    };
+    let hints = OpenHints {
+        file_size: p.file_size(tasks),
+        rank: rank as usize,
+    };
+    let open_start = now_ns();
+    let file = ctx
+        .engine
+        .open(&path, mode, &hints)
+        .map_err(|e| IorError::io("open", &path, None, e))?;
+    let open_stop = now_ns();
+    if p.intra_test_barriers {
+        comm.barrier()?;
+    }
+
+    let mut mover = Mover {
+        file,
+        buf,
+        pattern,
+        data,
+        checker,
+        mode: plan.mode,
+        fsync_per_write: p.fsync_per_write,
+        quit_on_error: p.quit_on_error,
+        path: &path,
+        verify: VerifyOutcome::default(),
+        rank,
+    };
+    let total = mover.pattern.transfers();
+    let end = if plan.pair_limit > 0 {
+        total.min(plan.pair_limit)
+    } else {
+        total
+    };
+    let deadline_ns = p.deadline_for_stonewalling_s * 1_000_000_000;
+    let xfer_start = now_ns();
+    let mut meter = Meter {
+        latency: LatencyHistogram::new(),
+        series: IntervalSeries::new(ctx.interval_ns, epoch),
+        prev: xfer_start,
+        bytes: 0,
+    };
+    let mut done = drive(&mut mover, &mut meter, 0, end, xfer_start, deadline_ns)?;
+
+    let mut stonewall = None;
+    if p.stonewall_wear_out && p.deadline_for_stonewalling_s > 0 {
+        let pairs_max = comm.all_reduce_u64(done, ReduceOp::Max)?;
+        let time_s = secs(now_ns() - xfer_start);
+        let pairs_min = comm.all_reduce_u64(done, ReduceOp::Min)?;
+        let bytes_min = comm.all_reduce_u64(meter.bytes, ReduceOp::Min)?;
+        let bytes_sum = comm.all_reduce_u64(meter.bytes, ReduceOp::Sum)?;
+        stonewall = Some(StonewallOutcome {
+            deadline_s: p.deadline_for_stonewalling_s,
+            time_s,
+            pairs_min,
+            pairs_max,
+            bytes_min,
+            bytes_mean: bytes_sum as f64 / tasks as f64,
+            bytes_sum,
+        });
+        // Wear-out: everyone continues (wrapping segments) to the largest count.
+        meter.prev = now_ns();
+        done = drive(&mut mover, &mut meter, done, pairs_max, xfer_start, 0)?;
+    }
+    if plan.mode == Mode::Write && p.fsync {
+        mover
+            .file
+            .sync()
+            .map_err(|e| IorError::io("fsync", &path, None, e))?;
+    }
+    let xfer_stop = now_ns();
+    if p.intra_test_barriers {
+        comm.barrier()?;
+    }
+    let verify = std::mem::take(&mut mover.verify);
+    let close_start = now_ns();
+    mover
+        .file
+        .close()
+        .map_err(|e| IorError::io("close", &path, None, e))?;
+    let close_stop = now_ns();
+    if plan.mode == Mode::Write {
+        comm.barrier()?;
+    }
+    let stat_size = if ctx.engine.caps().does_io {
+        ctx.engine
+            .file_size(&path)
+            .map_err(|e| IorError::io("stat", &path, None, e))?
+    } else {
+        0
+    };
+
+    Ok(RankPhase {
+        times: RankTimes {
+            open_start: secs(open_start),
+            open_stop: secs(open_stop),
+            xfer_start: secs(xfer_start),
+            xfer_stop: secs(xfer_stop),
+            close_start: secs(close_start),
+            close_stop: secs(close_stop),
+            bytes: meter.bytes,
+            ops: done,
+        },
+        latency: meter.latency,
+        series: meter.series,
+        verify,
+        stonewall,
+        stat_size,
+    })
+}
+
+/// IOR removes the old file before writing (unless `-E`): rank 0 for a shared file, each rank
+/// its own otherwise. The run checked before any I/O that such files were not there before it
+/// started (or that `--overwrite` was given), so this only removes what the run may replace.
+fn prepare_write_target(ctx: &Ctx, path: &std::path::Path, pretend: u64) -> Result<(), IorError> {
+    let p = ctx.params;
+    if let Some(dir) = naming::unique_dir(p, pretend) {
+        match ctx.engine.mkdir(&dir) {
+            Ok(()) => ctx.created_dirs.borrow_mut().push(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(IorError::io("mkdir", &dir, None, e)),
+        }
+    }
+    let owner = p.file_per_proc || ctx.comm.rank() == 0;
+    if !p.use_existing_test_file && owner && ctx.engine.caps().does_io {
+        match ctx.engine.remove(path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(IorError::io("remove", path, None, e)),
+        }
+    }
+    Ok(())
+}
+
+/// Every rank sends its report; rank 0 gets the phase outcome, the others `None`.
+pub(crate) fn reduce(
+    ctx: &Ctx,
+    access: Access,
+    plan: &PhasePlan,
+    mine: RankPhase,
+) -> Result<Option<PhaseOutcome>, IorError> {
+    let mut w = Writer::new();
+    let t = &mine.times;
+    for v in [
+        t.open_start,
+        t.open_stop,
+        t.xfer_start,
+        t.xfer_stop,
+        t.close_start,
+        t.close_stop,
+    ] {
+        w.f64(v);
+    }
+    w.u64(t.bytes)
+        .u64(t.ops)
+        .u64(mine.verify.errors)
+        .u64(mine.verify.checked)
+        .u64(mine.stat_size);
+    match &mine.verify.first_error {
+        Some(e) => w.u64(1).u64(e.offset).bytes(e.file.as_bytes()),
+        None => w.u64(0).u64(0).bytes(&[]),
+    };
+    w.bytes(&mine.latency.to_bytes())
+        .bytes(&mine.series.to_bytes());
+    let Some(all) = ctx.comm.gather_bytes(&w.0, 0)? else {
+        return Ok(None);
+    };
+    let p = ctx.params;
+    let tasks = all.len() as u64;
+    let mut ranks = Vec::with_capacity(all.len());
+    let mut latency = LatencyHistogram::new();
+    let mut series = IntervalSeries::new(ctx.interval_ns, mine.series.epoch_ns());
+    let mut verify = VerifyOutcome::default();
+    let (mut size_sum, mut size_min, mut size_max) = (0u64, u64::MAX, 0u64);
+    for (rank, buf) in all.iter().enumerate() {
+        let d = decode(buf).map_err(IorError::Wire)?;
+        if let (Some((offset, file)), None) = (d.first_error, &verify.first_error) {
+            verify.first_error = Some(ErrorAt {
+                rank: rank as u64,
+                file,
+                offset,
+            });
+        }
+        verify.errors += d.errors;
+        verify.checked += d.checked;
+        latency.merge(&d.latency);
+        series.merge(&d.series);
+        size_sum += d.stat_size;
+        size_min = size_min.min(d.stat_size);
+        size_max = size_max.max(d.stat_size);
+        ranks.push(d.times);
+    }
+    let min = |f: fn(&RankTimes) -> f64| ranks.iter().map(f).fold(f64::INFINITY, f64::min);
+    let max = |f: fn(&RankTimes) -> f64| ranks.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
+    let mut warnings = Vec::new();
+    let stat_size = if p.file_per_proc {
+        size_sum
+    } else {
+        if size_min != size_max {
+            warnings.push("inconsistent file size by different tasks".to_string());
+        }
+        size_min
+    };
+    let outcome = PhaseOutcome {
+        access,
+        iteration: plan.iteration,
+        transfer_size: p.transfer_size,
+        block_size: p.block_size,
+        bytes: ranks.iter().map(|r| r.bytes).sum(),
+        ops: ranks.iter().map(|r| r.ops).sum(),
+        open_s: max(|r| r.open_stop) - min(|r| r.open_start),
+        xfer_s: max(|r| r.xfer_stop) - min(|r| r.xfer_start),
+        close_s: max(|r| r.close_stop) - min(|r| r.close_start),
+        total_s: max(|r| r.close_stop) - min(|r| r.open_start),
+        ranks,
+        latency,
+        series,
+        stonewall: mine.stonewall,
+        verification: plan.verify.then_some(verify),
+        expected_size: p.expected_aggregate_size(tasks),
+        stat_size,
+        warnings,
+    };
+    Ok(Some(outcome))
+}
+
+struct Decoded {
+    times: RankTimes,
+    errors: u64,
+    checked: u64,
+    stat_size: u64,
+    first_error: Option<(u64, String)>,
+    latency: LatencyHistogram,
+    series: IntervalSeries,
+}
+
+fn decode(buf: &[u8]) -> Result<Decoded, String> {
+    let mut r = Reader::new(buf);
+    let mut t = [0f64; 6];
+    for v in &mut t {
+        *v = r.f64()?;
+    }
+    let (bytes, ops, errors, checked, stat_size) =
+        (r.u64()?, r.u64()?, r.u64()?, r.u64()?, r.u64()?);
+    let (has_err, err_off, err_file) = (r.u64()?, r.u64()?, r.bytes()?);
+    let first_error =
+        (has_err == 1).then(|| (err_off, String::from_utf8_lossy(err_file).into_owned()));
+    let latency = LatencyHistogram::from_bytes(r.bytes()?)?;
+    let series = IntervalSeries::from_bytes(r.bytes()?)?;
+    let times = RankTimes {
+        open_start: t[0],
+        open_stop: t[1],
+        xfer_start: t[2],
+        xfer_stop: t[3],
+        close_start: t[4],
+        close_stop: t[5],
+        bytes,
+        ops,
+    };
+    Ok(Decoded {
+        times,
+        errors,
+        checked,
+        stat_size,
+        first_error,
+        latency,
+        series,
+    })
+}

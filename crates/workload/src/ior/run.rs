@@ -1,0 +1,278 @@
+//! The repetition loop of an IOR run (IOR's `TestIoSys`): write, write check, read, remove,
+//! once per repetition, with the data signature, stonewall counts and reordering of IOR.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+
+use engine::Engine;
+use exec::{Comm, ReduceOp};
+use measure::now_ns;
+
+use crate::ior::error::IorError;
+use crate::ior::naming;
+use crate::ior::outcome::{Access, CheckOutcome, Event};
+use crate::ior::phase::{reduce, run_phase, Mode, PhasePlan};
+use crate::ior::reorder::{self, Pass, ReorderSpec};
+use crate::ior::IorParams;
+
+/// Everything a rank needs to run the benchmark.
+pub struct Ctx<'a> {
+    pub params: &'a IorParams,
+    pub comm: &'a dyn Comm,
+    pub engine: &'a dyn Engine,
+    /// Width of the per-interval series buckets.
+    pub interval_ns: u64,
+    /// Directories this rank created (`-u`), removed again with the files.
+    pub(crate) created_dirs: RefCell<Vec<PathBuf>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        params: &'a IorParams,
+        comm: &'a dyn Comm,
+        engine: &'a dyn Engine,
+        interval_ns: u64,
+    ) -> Self {
+        Ctx {
+            params,
+            comm,
+            engine,
+            interval_ns,
+            created_dirs: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+/// How the run ended, the same on every rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunTotals {
+    /// Failed transfer checks over all phases and ranks.
+    pub errors: u64,
+}
+
+fn unix_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Runs the benchmark on this rank; `on` is called on rank 0 only, as results arrive.
+pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> {
+    let p = ctx.params;
+    let comm = ctx.comm;
+    let is_root = comm.rank() == 0;
+    let run_start = now_ns();
+    let time_up = || {
+        p.max_time_duration_min > 0
+            && now_ns() - run_start >= p.max_time_duration_min * 60_000_000_000
+    };
+    let verify_possible = ctx.engine.caps().does_io;
+    let spec = ReorderSpec {
+        constant: p.reorder_tasks,
+        random: p.reorder_tasks_random,
+        task_per_node_offset: p.task_per_node_offset,
+        seed: p.reorder_tasks_random_seed,
+    };
+    if is_root {
+        run_warnings(ctx, &spec, verify_possible, on);
+    }
+
+    let mut buf = ctx.engine.alloc_buffer(p.transfer_size as usize);
+    let mut errors = 0;
+    for rep in 0..p.repetitions {
+        // IOR: -G, or rank 0's clock as an unsigned int, new every repetition.
+        let seed = match p.time_stamp_signature {
+            Some(g) => g,
+            None => comm.broadcast_u64(unix_seconds() as u32 as u64, 0)? as i64,
+        };
+        let offset_seed = match (p.random_offset, p.random_offset_seed) {
+            (0, _) => 0,
+            (_, Some(s)) => s as u64,
+            (_, None) => comm.broadcast_u64(unix_seconds(), 0)?,
+        };
+        if is_root {
+            on(Event::RepetitionStart {
+                iteration: rep,
+                seed,
+            });
+        }
+        let plan = |mode, rank_offset, verify, pair_limit| PhasePlan {
+            mode,
+            iteration: rep,
+            seed,
+            rank_offset,
+            verify: verify && verify_possible,
+            pair_limit,
+            offset_seed,
+        };
+        let mut rep_errors = 0;
+        let mut wrote = false;
+        let mut write_pairs = None;
+
+        if p.write_file && !time_up() {
+            let plan = plan(Mode::Write, 0, false, p.stonewall_wear_out_iterations);
+            let mine = run_phase(ctx, &plan, &mut buf)?;
+            wrote = true;
+            if p.deadline_for_stonewalling_s > 0 {
+                // Later reads stop after the same count (IOR's pairs_accessed).
+                let pairs = mine.stonewall.map_or(mine.times.ops, |s| s.pairs_max);
+                write_pairs = Some(pairs);
+                if rep == 0 && p.stonewall_wear_out {
+                    store_status(ctx, pairs)?;
+                }
+            }
+            if let Some(o) = reduce(ctx, Access::Write, &plan, mine)? {
+                on(Event::Phase(&o));
+            }
+        }
+
+        if p.check_write && !time_up() {
+            comm.barrier()?;
+            let off = reorder::rank_offset(
+                &spec,
+                Pass::WriteCheck,
+                comm.rank() as u64,
+                comm.node_map(),
+                rep,
+            );
+            let plan = plan(
+                Mode::Check,
+                off,
+                true,
+                write_pairs.unwrap_or(p.stonewall_wear_out_iterations),
+            );
+            let mine = run_phase(ctx, &plan, &mut buf)?;
+            rep_errors += comm.all_reduce_u64(mine.verify.errors, ReduceOp::Sum)?;
+            if let Some(o) = reduce(ctx, Access::Read, &plan, mine)? {
+                let c = CheckOutcome {
+                    iteration: rep,
+                    verification: o.verification.unwrap_or_default(),
+                };
+                on(Event::WriteCheck(&c));
+            }
+        }
+
+        if (p.read_file || p.check_read) && !time_up() {
+            let pair_limit = match write_pairs {
+                Some(n) => n,
+                None => read_status(ctx, on)?,
+            };
+            let off =
+                reorder::rank_offset(&spec, Pass::Read, comm.rank() as u64, comm.node_map(), rep);
+            let plan = plan(Mode::Read, off, p.check_read, pair_limit);
+            let mine = run_phase(ctx, &plan, &mut buf)?;
+            rep_errors += comm.all_reduce_u64(mine.verify.errors, ReduceOp::Sum)?;
+            if let Some(mut o) = reduce(ctx, Access::Read, &plan, mine)? {
+                if wrote && !p.odirect && verify_possible {
+                    o.warnings.push(
+                        "this read follows a write in the same run without O_DIRECT: the data may have come from the page cache"
+                            .to_string(),
+                    );
+                }
+                on(Event::Phase(&o));
+            }
+        }
+
+        errors += rep_errors;
+        let keep = p.keep_file || (rep_errors > 0 && p.keep_file_with_error);
+        if wrote && !keep {
+            let start = now_ns();
+            comm.barrier()?;
+            remove_written(ctx, rep)?;
+            comm.barrier()?;
+            if is_root {
+                on(Event::Remove {
+                    iteration: rep,
+                    time_s: (now_ns() - start) as f64 / 1e9,
+                });
+            }
+        } else {
+            comm.barrier()?;
+        }
+    }
+    Ok(RunTotals { errors })
+}
+
+fn run_warnings(ctx: &Ctx, spec: &ReorderSpec, verify_possible: bool, on: &mut dyn FnMut(Event)) {
+    let p = ctx.params;
+    let map = ctx.comm.node_map();
+    if (p.read_file || p.check_read)
+        && p.reorder_tasks
+        && reorder::is_identity(spec, Pass::Read, map, 0)
+    {
+        on(Event::Warning(format!(
+            "-C has no effect: with {} task(s) on {} node(s) every task reads the data it wrote itself \
+             (use more nodes, or --fake-nodes to exercise the reordering)",
+            map.ranks(),
+            map.num_nodes()
+        )));
+    }
+    if !verify_possible && (p.check_read || p.check_write) {
+        on(Event::Warning(format!(
+            "the {} engine moves no data: -W/-R checks are skipped",
+            p.api
+        )));
+    }
+}
+
+/// Rank 0 writes the stonewall pair count as a bare decimal (IOR's status file format).
+fn store_status(ctx: &Ctx, pairs: u64) -> Result<(), IorError> {
+    if let (Some(path), 0) = (&ctx.params.stonewall_status_file, ctx.comm.rank()) {
+        std::fs::write(path, pairs.to_string())
+            .map_err(|e| IorError::io("write stonewall status file", path, None, e))?;
+    }
+    Ok(())
+}
+
+/// The pair count a read must stop at: from the status file (rank 0 reads, all agree), or the
+/// manual `stoneWallingWearOutIterations`, or 0 (everything).
+fn read_status(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<u64, IorError> {
+    let p = ctx.params;
+    let Some(path) = &p.stonewall_status_file else {
+        return Ok(p.stonewall_wear_out_iterations);
+    };
+    const UNREADABLE: u64 = u64::MAX;
+    let mine = if ctx.comm.rank() == 0 {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .unwrap_or(UNREADABLE)
+    } else {
+        0
+    };
+    let pairs = ctx.comm.broadcast_u64(mine, 0)?;
+    if pairs == UNREADABLE {
+        if ctx.comm.rank() == 0 {
+            on(Event::Warning(format!(
+                "could not read back the stonewall status from {}: reading everything",
+                path.display()
+            )));
+        }
+        return Ok(0);
+    }
+    Ok(pairs)
+}
+
+/// Removes what this rank wrote in repetition `rep`: its own file (file per process) or the
+/// shared file (rank 0), then any `-u` directory it created, if empty.
+fn remove_written(ctx: &Ctx, rep: u32) -> Result<(), IorError> {
+    let p = ctx.params;
+    if !ctx.engine.caps().does_io {
+        return Ok(());
+    }
+    let rank = ctx.comm.rank() as u64;
+    if p.file_per_proc || rank == 0 {
+        let path = naming::test_file_path(p, rank, rep);
+        match ctx.engine.remove(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(IorError::io("remove", &path, None, e)),
+        }
+    }
+    for dir in ctx.created_dirs.borrow_mut().drain(..) {
+        // Only if empty: another file (e.g. a kept one) means it is not ours to delete.
+        let _ = ctx.engine.rmdir(&dir);
+    }
+    Ok(())
+}

@@ -1,0 +1,311 @@
+//! Cross-option checks of an IOR plan: IOR's `ValidateTests` (`ior.c`) plus the cases where
+//! IOR misbehaves (`-z -z -w` divides by zero) or would silently ignore an option.
+//! Every message names the options involved and says what would be right.
+
+use super::params::{DummyOptions, IorParams};
+
+/// IOR moves data in 8-byte words (`IOR_size_t`).
+const WORD: u64 = 8;
+/// Page and O_DIRECT alignment iogauge assumes for `-Y` with MMAP and `--posix.odirect`.
+const PAGE: u64 = 4096;
+
+/// Checks `p` for a run with `tasks` ranks. Ok carries warnings (options that will have no
+/// effect); Err the first hard error, one line, naming the options.
+pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
+    let (t, b, s) = (p.transfer_size, p.block_size, p.segment_count);
+    let api = p.api.as_str();
+    let is = |name: &str| api.eq_ignore_ascii_case(name);
+    let writes = p.write_file || p.check_write;
+
+    if tasks == 0 {
+        return Err("-N 0: at least one task is needed".into());
+    }
+    if t == 0 {
+        return Err("-t 0: the transfer size must be at least 8 bytes".into());
+    }
+    if b == 0 {
+        return Err("-b 0: the block size must be at least 8 bytes".into());
+    }
+    if s == 0 {
+        return Err("-s 0: at least one segment is needed".into());
+    }
+    if t % WORD != 0 {
+        return Err(format!(
+            "-t {t} is not a multiple of 8 (data moves in 8-byte words)"
+        ));
+    }
+    if b % WORD != 0 {
+        return Err(format!(
+            "-b {b} is not a multiple of 8 (data moves in 8-byte words)"
+        ));
+    }
+    if b < t {
+        return Err(format!(
+            "-b {b} is smaller than -t {t}; a block holds whole transfers"
+        ));
+    }
+    if b % t != 0 {
+        return Err(format!("-b {b} is not a multiple of -t {t}"));
+    }
+    if p.repetitions == 0 {
+        return Err("-i 0: at least one repetition is needed".into());
+    }
+    if !(p.write_file || p.read_file || p.check_write || p.check_read) {
+        return Err("no phase: give at least one of -w, -r, -W, -R".into());
+    }
+    if p.random_offset == 1 && b == t {
+        return Err(format!(
+            "-z with -b {b} equal to -t {t}: -z shuffles transfers within a block, and a block of \
+             one transfer has nothing to shuffle; choose -b larger than -t"
+        ));
+    }
+    if p.random_offset >= 2 && writes {
+        return Err(
+            "-z -z (random blocks with replacement) is for reads; it cannot be combined \
+                    with -w or -W (use a single -z to write in shuffled order)"
+                .into(),
+        );
+    }
+    if p.reorder_tasks && p.reorder_tasks_random == 1 {
+        return Err(
+            "-C and -Z both given: choose constant (-C) or random (-Z) task reordering".into(),
+        );
+    }
+    if p.random_offset > 0 && !p.file_per_proc && p.reorder_tasks_random > 0 {
+        return Err(
+            "-z with -Z on a shared file: choose random offsets or random task \
+                    reordering, or use -F"
+                .into(),
+        );
+    }
+    if p.random_offset > 0 && !p.file_per_proc && p.reorder_tasks {
+        return Err(
+            "-z with -C on a shared file: choose random offsets or task reordering, or use -F"
+                .into(),
+        );
+    }
+    if p.check_read && !p.write_file && p.time_stamp_signature.is_none() {
+        return Err("-R without -w needs -G: the data signature the earlier write run used".into());
+    }
+    if p.stonewall_status_file.is_some() && !p.keep_file {
+        return Err(
+            "-O stoneWallingStatusFile needs -k: the status file is for splitting the write \
+                    and the read into separate runs"
+                .into(),
+        );
+    }
+    if p.stonewall_status_file.is_some() && p.write_file && !p.stonewall_wear_out {
+        return Err(
+            "-O stoneWallingStatusFile with -w needs -O stoneWallingWearOut=1 (so that every \
+                    task writes the stored count)"
+                .into(),
+        );
+    }
+    if p.stonewall_wear_out && p.deadline_for_stonewalling_s == 0 {
+        return Err("-O stoneWallingWearOut=1 needs a stonewall deadline: add -D SECONDS".into());
+    }
+    if p.odirect && !is("POSIX") {
+        return Err(format!("--posix.odirect applies to -a POSIX, not -a {api}"));
+    }
+    if p.odirect && (t % PAGE != 0 || b % PAGE != 0) {
+        let (opt, v) = if t % PAGE != 0 { ("-t", t) } else { ("-b", b) };
+        return Err(format!(
+            "--posix.odirect needs -t and -b multiples of 4096 (O_DIRECT needs aligned buffers, \
+             offsets and lengths): {opt} {v} is not"
+        ));
+    }
+    if p.fsync_per_write && is("MMAP") && t % PAGE != 0 {
+        return Err(format!(
+            "-Y with -a MMAP needs -t a multiple of the 4096-byte page (msync works on whole \
+             pages): -t {t} is not"
+        ));
+    }
+    if p.unique_dir && !p.file_per_proc {
+        return Err("-u (a directory per task) needs -F (a file per task)".into());
+    }
+    if p.dummy != DummyOptions::default() && !is("DUMMY") {
+        return Err(format!("--dummy.* options apply to -a DUMMY, not -a {api}"));
+    }
+    Ok(warnings(p))
+}
+
+/// Options that are valid but will have no effect in this run.
+fn warnings(p: &IorParams) -> Vec<String> {
+    let mut w = Vec::new();
+    let checks = p.check_write || p.check_read;
+    if p.fsync && !p.write_file {
+        w.push("-e: fsync applies to write phases, and this run has no -w".to_string());
+    }
+    if p.fsync_per_write && !p.write_file {
+        w.push("-Y: fsync applies to write phases, and this run has no -w".to_string());
+    }
+    if p.keep_file_with_error && !checks {
+        w.push(
+            "-K keeps files when verification finds errors; without -W or -R it has no effect"
+                .to_string(),
+        );
+    }
+    if p.quit_on_error && !checks {
+        w.push("-q stops at a verification error; without -W or -R it has no effect".to_string());
+    }
+    if p.reorder_tasks_random_seed != 0 && p.reorder_tasks_random == 0 {
+        w.push("-X seeds -Z; without -Z it has no effect".to_string());
+    }
+    if p.random_offset_seed.is_some() && p.random_offset == 0 {
+        w.push("--random-offset-seed seeds -z; without -z it has no effect".to_string());
+    }
+    let per_rank = p.transfers_per_rank();
+    if p.stonewall_wear_out_iterations > per_rank {
+        w.push(format!(
+            "-O stoneWallingWearOutIterations={} exceeds the {per_rank} transfers each task has; \
+             it has no effect",
+            p.stonewall_wear_out_iterations
+        ));
+    }
+    if p.stonewall_wear_out_iterations > 0 && p.stonewall_status_file.is_some() && !p.write_file {
+        w.push(
+            "-O stoneWallingWearOutIterations is replaced by the count in -O stoneWallingStatusFile"
+                .to_string(),
+        );
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// Write and read with IOR's default sizes, plus `f`'s changes.
+    fn with(f: fn(&mut IorParams)) -> IorParams {
+        let mut p = IorParams {
+            write_file: true,
+            read_file: true,
+            ..IorParams::default()
+        };
+        f(&mut p);
+        p
+    }
+
+    fn status_file(p: &mut IorParams) {
+        p.stonewall_status_file = Some(PathBuf::from("/tmp/sw"));
+    }
+
+    fn odirect(p: &mut IorParams) {
+        p.odirect = true;
+        p.transfer_size = 1 << 20;
+        p.block_size = 1 << 24;
+    }
+
+    fn hard(p: &mut IorParams) {
+        p.transfer_size = 47008;
+        p.block_size = 47008;
+        p.segment_count = 20000;
+    }
+
+    /// (changes, how the error starts) for 2 tasks.
+    #[rustfmt::skip]
+    const ERRORS: &[(fn(&mut IorParams), &str)] = &[
+        (|p| p.transfer_size = 0, "-t 0: "),
+        (|p| p.block_size = 0, "-b 0: "),
+        (|p| p.segment_count = 0, "-s 0: "),
+        (|p| { p.transfer_size = 1001; p.block_size = 8008 }, "-t 1001 is not a multiple of 8"),
+        (|p| { p.transfer_size = 8; p.block_size = 1004 }, "-b 1004 is not a multiple of 8"),
+        (|p| { p.transfer_size = 4096; p.block_size = 1000 }, "-b 1000 is smaller than -t 4096"),
+        (|p| { p.transfer_size = 4096; p.block_size = 10000 }, "-b 10000 is not a multiple of -t 4096"),
+        (|p| p.repetitions = 0, "-i 0: "),
+        (|p| { p.write_file = false; p.read_file = false }, "no phase: "),
+        (|p| { p.random_offset = 1; p.block_size = 1 << 18 }, "-z with -b 262144 equal to -t 262144"),
+        (|p| p.random_offset = 2, "-z -z (random blocks with replacement) is for reads"),
+        (|p| { p.random_offset = 2; p.write_file = false; p.check_write = true }, "-z -z"),
+        (|p| { p.reorder_tasks = true; p.reorder_tasks_random = 1; p.file_per_proc = true }, "-C and -Z"),
+        (|p| { p.random_offset = 1; p.reorder_tasks_random = 1 }, "-z with -Z on a shared file"),
+        (|p| { p.random_offset = 1; p.reorder_tasks = true }, "-z with -C on a shared file"),
+        (|p| { p.write_file = false; p.read_file = false; p.check_read = true }, "-R without -w needs -G"),
+        (status_file, "-O stoneWallingStatusFile needs -k"),
+        (|p| { status_file(p); p.keep_file = true }, "-O stoneWallingStatusFile with -w needs -O stoneWallingWearOut=1"),
+        (|p| p.stonewall_wear_out = true, "-O stoneWallingWearOut=1 needs a stonewall deadline"),
+        (|p| { odirect(p); p.api = "MMAP".into() }, "--posix.odirect applies to -a POSIX, not -a MMAP"),
+        (|p| { hard(p); p.odirect = true }, "--posix.odirect needs -t and -b multiples of 4096"),
+        (|p| { hard(p); p.api = "MMAP".into(); p.fsync_per_write = true }, "-Y with -a MMAP needs -t a multiple"),
+        (|p| p.unique_dir = true, "-u (a directory per task) needs -F"),
+        (|p| p.dummy.delay_xfer_us = 5, "--dummy.* options apply to -a DUMMY, not -a POSIX"),
+    ];
+
+    /// Changes that are valid, with the warnings they give (how each starts).
+    #[rustfmt::skip]
+    const VALID: &[(fn(&mut IorParams), &[&str])] = &[
+        (|_| {}, &[]),
+        (hard, &[]),
+        (odirect, &[]),
+        (|p| p.random_offset = 1, &[]),
+        (|p| { p.random_offset = 2; p.write_file = false; p.block_size = 1 << 18 }, &[]),
+        (|p| { p.reorder_tasks = true; p.reorder_tasks_random = 2; p.file_per_proc = true }, &[]),
+        (|p| { p.random_offset = 1; p.reorder_tasks = true; p.file_per_proc = true }, &[]),
+        (|p| { p.write_file = false; p.check_read = true; p.time_stamp_signature = Some(27) }, &[]),
+        (|p| p.check_read = true, &[]),
+        (|p| { status_file(p); p.keep_file = true; p.write_file = false }, &[]),
+        (|p| { p.stonewall_wear_out = true; p.deadline_for_stonewalling_s = 5 }, &[]),
+        (|p| { hard(p); p.api = "MMAP".into() }, &[]),
+        (|p| { p.api = "MMAP".into(); p.fsync_per_write = true }, &[]),
+        (|p| { p.unique_dir = true; p.file_per_proc = true }, &[]),
+        (|p| p.multi_file = true, &[]),
+        (|p| { p.api = "DUMMY".into(); p.dummy.delay_only_rank0 = true }, &[]),
+        (|p| { p.write_file = false; p.fsync = true; p.fsync_per_write = true }, &["-e: ", "-Y: "]),
+        (|p| { p.keep_file_with_error = true; p.quit_on_error = true }, &["-K ", "-q "]),
+        (|p| { p.reorder_tasks_random_seed = 3; p.random_offset_seed = Some(1) }, &["-X ", "--random-offset-seed "]),
+        (|p| p.stonewall_wear_out_iterations = 5, &["-O stoneWallingWearOutIterations=5 exceeds the 4 transfers"]),
+        (|p| { status_file(p); p.keep_file = true; p.write_file = false; p.stonewall_wear_out_iterations = 2 },
+            &["-O stoneWallingWearOutIterations is replaced by the count"]),
+    ];
+
+    #[test]
+    fn errors_name_the_options() {
+        for (i, (f, start)) in ERRORS.iter().enumerate() {
+            let e = validate(&with(*f), 2).expect_err(start);
+            assert!(
+                e.starts_with(start),
+                "case {i}: got {e:?}, want {start:?}..."
+            );
+        }
+    }
+
+    #[test]
+    fn valid_plans_and_their_warnings() {
+        for (i, (f, want)) in VALID.iter().enumerate() {
+            let w = validate(&with(*f), 2).unwrap_or_else(|e| panic!("case {i}: {e}"));
+            assert_eq!(w.len(), want.len(), "case {i}: {w:?}");
+            for (got, start) in w.iter().zip(want.iter()) {
+                assert!(
+                    got.starts_with(start),
+                    "case {i}: got {got:?}, want {start:?}..."
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn zero_tasks() {
+        assert!(validate(&with(|_| {}), 0).unwrap_err().starts_with("-N 0"));
+        assert!(validate(&with(|_| {}), 1).is_ok());
+    }
+
+    #[test]
+    fn size_messages_are_exact() {
+        let e = validate(&with(|p| p.block_size = 1000 * 4096 + 1000), 2).unwrap_err();
+        assert_eq!(e, "-b 4097000 is not a multiple of -t 262144");
+        let e = validate(&with(|p| p.transfer_size = 4096), 1).map(|_| ());
+        assert_eq!(e, Ok(()));
+        let e = validate(
+            &with(|p| {
+                p.transfer_size = 4096;
+                p.block_size = 1000
+            }),
+            1,
+        );
+        assert_eq!(
+            e.unwrap_err(),
+            "-b 1000 is smaller than -t 4096; a block holds whole transfers"
+        );
+    }
+}

@@ -1,0 +1,46 @@
+//! The top-level command line. Workload arguments are passed through untouched, because IOR
+//! and mdtest have parsing rules of their own (`-t1m`, `-z -z`, `-O k=v`) that clap does not.
+
+use clap::{Parser, Subcommand};
+
+const EXAMPLES: &str = "\
+Examples:
+  iogauge ior -N 4 -t 1m -b 64m -F -C -e -o /tmp/x/testfile     IOR-compatible bandwidth test
+  iogauge ior -N 2 -t 47008 -b 47008 -s 20000 -C -Q 1 -g -e -o /dev/shm/y/file   IO500 ior-hard pattern
+  iogauge ior --help                                             every IOR option iogauge supports
+
+Exit status: 0 success; 1 the benchmark ran but failed (I/O or verification error);
+2 bad usage or bad input, found before any I/O.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "iogauge",
+    version,
+    about = "Storage benchmark and analysis suite: IOR-compatible bandwidth tests with latency histograms",
+    long_about = "iogauge measures storage the way parallel-file-system people do. `iogauge ior` takes an \
+IOR command line and produces the same files, offsets and access order as IOR under `mpirun -np N`, \
+with ranks as threads of one process. Every transfer's latency and a per-interval time series are \
+recorded; `--json PATH` writes the full result document.",
+    after_help = EXAMPLES
+)]
+pub struct Cli {
+    /// Number of ranks (threads) for every workload; a workload's own -N/--tasks overrides it
+    #[arg(long, value_name = "N", global = false)]
+    pub tasks: Option<usize>,
+    /// Testing aid: pretend the ranks run on K nodes (block placement), like IOR_FAKE_NODES
+    #[arg(long, value_name = "K")]
+    pub fake_nodes: Option<usize>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// IOR-compatible bandwidth benchmark (see `iogauge ior --help`)
+    #[command(disable_help_flag = true)]
+    Ior {
+        /// IOR options, e.g. -t 1m -b 64m -F -o /tmp/x/file
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+}

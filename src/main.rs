@@ -1,0 +1,31 @@
+//! iogauge: storage benchmark and analysis suite (IOR, mdtest, find and IO500 compatible).
+//!
+//! The binary is glue: parse the command line (`cli`), turn it into a validated plan, run it
+//! on thread ranks (`world`), and hand results to the sinks. Each command lives in `commands/`.
+
+mod cli;
+mod commands;
+mod fs_line;
+mod ior_cli;
+mod ior_output;
+mod ior_result;
+mod size;
+mod world;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    measure::init();
+    let cli = cli::Cli::parse();
+    let global = world::RankSetup {
+        tasks: cli.tasks,
+        fake_nodes: cli.fake_nodes,
+        round_robin: false,
+    };
+    let code = match cli.command {
+        cli::Command::Ior { args } => commands::ior::main(&args, global),
+    };
+    ExitCode::from(code)
+}

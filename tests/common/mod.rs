@@ -1,0 +1,88 @@
+//! Running the binary and reading what it left behind.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    #[track_caller]
+    pub fn ok(self) -> Run {
+        assert_eq!(
+            self.code, 0,
+            "exit code\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+    #[track_caller]
+    pub fn code(self, code: i32) -> Run {
+        assert_eq!(
+            self.code, code,
+            "exit code\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_iogauge"))
+}
+
+fn finish(out: Output) -> Run {
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// `iogauge <args>`, where `args` is split on whitespace.
+pub fn iogauge(args: &str) -> Run {
+    iogauge_args(&args.split_whitespace().collect::<Vec<_>>())
+}
+
+pub fn iogauge_args(args: &[&str]) -> Run {
+    finish(
+        Command::new(bin())
+            .args(args)
+            .output()
+            .expect("run iogauge"),
+    )
+}
+
+/// Sorted names of the entries of a directory.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+pub fn json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+pub fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// A directory on /dev/shm when it exists (fast), else the default temp dir.
+pub fn shm() -> tempfile::TempDir {
+    if Path::new("/dev/shm").is_dir() {
+        tempfile::tempdir_in("/dev/shm").expect("shm temp dir")
+    } else {
+        tmp()
+    }
+}

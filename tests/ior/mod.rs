@@ -1,0 +1,5 @@
+mod bad_input;
+mod files;
+mod output;
+mod stonewall;
+mod verify;

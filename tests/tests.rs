@@ -1,0 +1,5 @@
+//! One integration-test binary (one link on two cores): modules per workload, each running the
+//! real `iogauge` binary on temporary directories.
+
+mod common;
+mod ior;
