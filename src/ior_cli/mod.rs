@@ -18,7 +18,7 @@ pub use help::help_text;
 pub use parse::parse;
 
 /// A parsed `iogauge ior` command line.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct IorCommand {
     pub params: workload::ior::IorParams,
     /// `-N N` or `--tasks N`; `None` when not given (`-N -1`, IOR's "all ranks", too).
@@ -35,21 +35,6 @@ pub struct IorCommand {
     pub help: bool,
     /// Values reset the way IOR resets them, with a warning (`-i 0` -> 1, `-d -5` -> 0).
     pub warnings: Vec<String>,
-}
-
-impl Default for IorCommand {
-    fn default() -> Self {
-        IorCommand {
-            params: workload::ior::IorParams::default(),
-            tasks: None,
-            fake_nodes: None,
-            round_robin: false,
-            json: None,
-            overwrite: false,
-            help: false,
-            warnings: Vec::new(),
-        }
-    }
 }
 
 /// Bad usage: the one-line message (starting `ior: `) to print before exiting with status 2.

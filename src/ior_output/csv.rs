@@ -142,8 +142,8 @@ mod tests {
         let path = dir.path().join("ranks.csv");
         let w = fixtures::phase(Access::Write, 0, 4 << 20, [0.1, 0.5, 0.1, 1.0], 0.5);
         let r = fixtures::phase(Access::Read, 0, 4 << 20, [0.1, 0.25, 0.1, 0.5], 0.25);
-        write_rank_csv(&path, &[w.clone()], 2).unwrap();
-        append_rank_csv(&path, &[r.clone()], 2).unwrap();
+        write_rank_csv(&path, std::slice::from_ref(&w), 2).unwrap();
+        append_rank_csv(&path, std::slice::from_ref(&r), 2).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         // Rank times from the fixture: open_start 0, close_stop = total; access window 1.0..1+x.
         let want = format!(

@@ -307,7 +307,6 @@ pub(super) fn summary(sums: &[OpSummary], p: &IorParams, h: &Header) -> String {
 pub(crate) mod tests {
     use super::*;
     use crate::ior_output::fixtures;
-    use workload::ior::ErrorAt;
 
     pub(crate) fn example() -> (IorParams, Header) {
         let p = IorParams {
@@ -443,48 +442,15 @@ Results:
     }
 
     #[test]
-    fn notices_in_ior_order() {
+    fn pairs_line_only_without_status_file() {
         let (mut params, _) = example();
         let mut p = fixtures::example_write();
-        assert!(phase_notices(&p, &params).is_empty());
-        p.bytes = 1888029312;
-        p.stat_size = 1888029312;
-        p.expected_size = 18803200000;
-        p.stonewall = Some(fixtures::stonewall(
-            2.01,
-            17918.0 * 47008.0,
-            2 * 17918 * 47008,
-        ));
-        p.verification = Some(VerifyOutcome {
-            errors: 3,
-            checked: 10,
-            first_error: Some(ErrorAt {
-                rank: 1,
-                file: "f.00000001".into(),
-                offset: 4096,
-            }),
-        });
-        p.warnings.push("page cache".into());
-        params.deadline_for_stonewalling_s = 2;
-        assert_eq!(
-            phase_notices(&p, &params),
-            [
-                "stonewalling pairs accessed min: 15754 max: 20082 -- min data: 0.7 GiB mean data: 0.8 GiB time: 2.0s",
-                "WARNING: Incorrect data on write (3 errors found).",
-                "First incorrect data: rank 1, file f.00000001, offset 4096",
-                "WARNING: Expected aggregate file size       = 18803200000",
-                "WARNING: Stat() of aggregate file size      = 1888029312",
-                "WARNING: Using actual aggregate bytes moved = 1888029312",
-                "WARNING: Maybe caused by deadlineForStonewalling",
-                "WARNING: page cache",
-            ]
-        );
+        p.stonewall = Some(fixtures::stonewall(2.0, 1.0, 2));
         let r = Row::of(&p);
+        assert_eq!(pairs_line(&params, &[&r]), None, "no wear-out");
         params.stonewall_wear_out = true;
-        assert_eq!(
-            pairs_line(&params, &[&r]).unwrap(),
-            "Pairs accessed (stonewall): 20082"
-        );
+        let want = "Pairs accessed (stonewall): 20082";
+        assert_eq!(pairs_line(&params, &[&r]).as_deref(), Some(want));
         params.stonewall_status_file = Some("sw".into());
         assert_eq!(pairs_line(&params, &[&r]), None);
     }

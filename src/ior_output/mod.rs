@@ -71,21 +71,21 @@ impl<W: Write> IorPrinter<W> {
         }
     }
 
-    #[allow(dead_code)] // for callers that capture notices; used by the tests
     /// Sends the notices of JSON and CSV runs to `diag` instead of stderr.
+    #[allow(dead_code)] // API for callers that capture notices; the tests use it
     pub fn with_diagnostics(mut self, diag: Box<dyn Write + Send>) -> Self {
         self.diag = diag;
         self
     }
 
-    #[allow(dead_code)] // for callers that report warnings elsewhere; used by the tests
     /// Warnings collected in JSON and CSV runs (they were written to the diagnostics stream).
+    #[allow(dead_code)] // API for callers that report warnings elsewhere; the tests use it
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
 
-    #[cfg(test)]
     /// Gives the output stream back.
+    #[cfg(test)]
     pub fn into_inner(self) -> W {
         self.out
     }
@@ -247,6 +247,8 @@ mod tests {
             write_file: true,
             read_file: true,
             verbose: 1,
+            deadline_for_stonewalling_s: 2,
+            stonewall_wear_out: true,
             ..IorParams::default()
         };
         let h = Header {
@@ -255,25 +257,39 @@ mod tests {
             ..Header::default()
         };
         let mut pr = IorPrinter::new(Vec::new(), &p, h).with_diagnostics(Box::new(io::sink()));
+        let mut w = fixtures::example_write();
+        w.bytes = 1888029312;
+        w.stat_size = 1888029312;
+        w.expected_size = 18803200000;
+        w.stonewall = Some(fixtures::stonewall(
+            2.01,
+            17918.0 * 47008.0,
+            2 * 17918 * 47008,
+        ));
+        let first_error = Some(ErrorAt {
+            rank: 1,
+            file: "f.00000001".into(),
+            offset: 4096,
+        });
+        let bad = VerifyOutcome {
+            errors: 3,
+            checked: 10,
+            first_error,
+        };
+        w.verification = Some(bad.clone());
+        w.warnings.push("page cache".into());
         pr.start().unwrap();
         pr.repetition_start(0).unwrap();
-        pr.phase(&fixtures::example_write()).unwrap();
+        pr.phase(&w).unwrap();
+        let clean = VerifyOutcome::default();
         pr.check(&CheckOutcome {
             iteration: 0,
-            verification: VerifyOutcome::default(),
+            verification: clean,
         })
         .unwrap();
         pr.check(&CheckOutcome {
             iteration: 0,
-            verification: VerifyOutcome {
-                errors: 2,
-                checked: 512,
-                first_error: Some(ErrorAt {
-                    rank: 0,
-                    file: "f".into(),
-                    offset: 0,
-                }),
-            },
+            verification: bad,
         })
         .unwrap();
         pr.warning("plain").unwrap();
@@ -288,33 +304,41 @@ mod tests {
             lines[0],
             "iogauge-0.1.0: IOR-compatible test of parallel I/O"
         );
+        let heads = lines
+            .iter()
+            .filter(|l| l.starts_with("access    bw"))
+            .count();
+        assert_eq!(heads, 1);
+        let row = at("write ");
+        assert_eq!(at("access    bw") + 2, at("stonewalling pairs"));
         assert_eq!(
-            lines
-                .iter()
-                .filter(|l| l.starts_with("access    bw"))
-                .count(),
-            1
-        );
-        assert!(at("Results: ") < at("access    bw") && at("access    bw") < at("write "));
-        assert_eq!(
-            lines[at("write ") + 1],
-            "WARNING: Incorrect data on write (2 errors found)."
-        );
-        assert_eq!(
-            lines[at("write ") + 2],
-            "First incorrect data: rank 0, file f, offset 0"
-        );
-        assert_eq!(lines[at("write ") + 3], "WARNING: plain");
-        assert!(lines[at("write ") + 4].starts_with("remove    -"));
-        assert_eq!(
-            lines[at("Max Write")],
-            "Max Write: 896.76 MiB/sec (940.32 MB/sec)"
+            lines[at("stonewalling pairs")..row],
+            [
+                "stonewalling pairs accessed min: 15754 max: 20082 -- min data: 0.7 GiB mean data: 0.8 GiB time: 2.0s",
+                "WARNING: Incorrect data on write (3 errors found).",
+                "First incorrect data: rank 1, file f.00000001, offset 4096",
+                "WARNING: Expected aggregate file size       = 18803200000",
+                "WARNING: Stat() of aggregate file size      = 1888029312",
+                "WARNING: Using actual aggregate bytes moved = 1888029312",
+                "WARNING: Maybe caused by deadlineForStonewalling",
+                "WARNING: page cache",
+            ]
         );
         assert_eq!(
-            lines[at("Max Read")],
-            "Max Read:  0.00 MiB/sec (0.00 MB/sec)"
+            lines[row + 1],
+            "WARNING: Incorrect data on write (3 errors found)."
         );
-        assert!(at("Max Read") < at("Summary of all tests:"));
+        assert_eq!(lines[row + 3], "WARNING: plain");
+        assert!(lines[row + 4].starts_with("remove    -"));
+        assert_eq!(
+            lines[row + 5],
+            "Max Write: 3153.67 MiB/sec (3306.87 MB/sec)"
+        );
+        assert_eq!(lines[row + 6], "Max Read:  0.00 MiB/sec (0.00 MB/sec)");
+        assert_eq!(lines[row + 7], "Pairs accessed (stonewall): 20082");
+        assert_eq!(lines[row + 9], "Summary of all tests:");
+        assert!(lines[row + 11].contains("      2.01        399.64 "));
+        assert!(lines[row + 13].starts_with("Note: Stonewall(MiB) is per task"));
         assert_eq!(
             lines.last().unwrap(),
             &"Finished            : Sun Nov 22 09:29:27 2026"

@@ -133,12 +133,27 @@ fn random_offsets_cover_every_block() {
     ))
     .ok();
     assert_eq!(fs::metadata(&o).unwrap().len(), 3 * 3 * 64 * 1024);
-    // -z -z reads random blocks of the file that is there.
+    // -z -z reads random blocks of the files that are there (file per process, so the blocks
+    // of a file hold its own task's data and verify).
+    let f = d.path().join("fpp");
     iogauge(&format!(
-        "ior -N 3 -t 4k -b 4k -s 50 -z -z -r -R -G 3 -k -o {}",
-        o.display()
+        "ior -N 3 -t 4k -b 64k -s 2 -F -w -k -G 3 -o {}",
+        f.display()
     ))
     .ok();
+    iogauge(&format!(
+        "ior -N 3 -t 4k -b 4k -s 50 -F -z -z -r -R -G 3 -k -o {}",
+        f.display()
+    ))
+    .ok();
+    let r = iogauge(&format!(
+        "ior -N 3 -t 4k -b 4k -s 50 -z -z -r -R -G 3 -k -o {}",
+        o.display()
+    ));
+    assert_eq!(
+        r.code, 2,
+        "shared-file -z -z -R cannot verify and is refused"
+    );
 }
 
 #[test]

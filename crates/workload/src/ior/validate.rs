@@ -66,6 +66,13 @@ pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
                 .into(),
         );
     }
+    if p.random_offset >= 2 && p.check_read && !p.file_per_proc && tasks > 1 {
+        return Err(
+            "-z -z -R on a shared file cannot be checked: the random blocks were written by other \
+             tasks (use -F, or drop -R)"
+                .into(),
+        );
+    }
     if p.reorder_tasks && p.reorder_tasks_random == 1 {
         return Err(
             "-C and -Z both given: choose constant (-C) or random (-Z) task reordering".into(),
@@ -176,8 +183,11 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    /// Changes to a plan.
+    type Edit = fn(&mut IorParams);
+
     /// Write and read with IOR's default sizes, plus `f`'s changes.
-    fn with(f: fn(&mut IorParams)) -> IorParams {
+    fn with(f: Edit) -> IorParams {
         let mut p = IorParams {
             write_file: true,
             read_file: true,
@@ -205,7 +215,7 @@ mod tests {
 
     /// (changes, how the error starts) for 2 tasks.
     #[rustfmt::skip]
-    const ERRORS: &[(fn(&mut IorParams), &str)] = &[
+    const ERRORS: &[(Edit, &str)] = &[
         (|p| p.transfer_size = 0, "-t 0: "),
         (|p| p.block_size = 0, "-b 0: "),
         (|p| p.segment_count = 0, "-s 0: "),
@@ -234,7 +244,7 @@ mod tests {
 
     /// Changes that are valid, with the warnings they give (how each starts).
     #[rustfmt::skip]
-    const VALID: &[(fn(&mut IorParams), &[&str])] = &[
+    const VALID: &[(Edit, &[&str])] = &[
         (|_| {}, &[]),
         (hard, &[]),
         (odirect, &[]),
