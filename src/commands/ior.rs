@@ -12,6 +12,7 @@ use results::RunResult;
 use workload::ior::{self, validate::validate, Ctx, Event, IorError, IorParams, PhaseOutcome};
 
 use crate::ior_cli;
+use crate::ior_output::csv::append_rank_csv;
 use crate::ior_output::{write_rank_csv, Header, IorPrinter};
 use crate::ior_result::{phase_result, summaries, verification};
 use crate::world::RankSetup;
@@ -31,6 +32,9 @@ struct Sink {
     doc: RunResult,
     outcomes: Vec<PhaseOutcome>,
     json: Option<PathBuf>,
+    /// `-O saveRankPerformanceDetailsCSV`: rows appended after every phase, as IOR does.
+    rank_csv: Option<PathBuf>,
+    tasks: usize,
 }
 
 impl Sink {
@@ -46,6 +50,11 @@ impl Sink {
                 self.doc.phases.push(phase_result(o));
                 self.outcomes.push(o.clone());
                 self.save();
+                if let Some(path) = &self.rank_csv {
+                    if let Err(e) = append_rank_csv(path, std::slice::from_ref(o), self.tasks) {
+                        eprintln!("iogauge: warning: cannot write {}: {e}", path.display());
+                    }
+                }
             }
             Event::WriteCheck(c) => {
                 let _ = self.printer.check(c);
@@ -229,11 +238,19 @@ fn run(
         let _ = printer.warning(w);
         doc.warnings.push(w.clone());
     }
+    // IOR truncates the per-rank CSV and writes its header when it parses the option.
+    if let Some(path) = &p.rank_details_csv {
+        if let Err(e) = write_rank_csv(path, &[], tasks) {
+            eprintln!("iogauge: warning: cannot write {}: {e}", path.display());
+        }
+    }
     let sink = Mutex::new(Sink {
         printer,
         doc,
         outcomes: Vec::new(),
         json: cmd.json.clone(),
+        rank_csv: p.rank_details_csv.clone(),
+        tasks,
     });
     sink.lock().unwrap_or_else(|e| e.into_inner()).save();
 
@@ -262,11 +279,6 @@ fn run(
         .find_map(|r| r.as_ref().ok())
         .map_or(0, |t| t.errors);
     let _ = sink.printer.finish(&ctime_now());
-    if let Some(path) = &p.rank_details_csv {
-        if let Err(e) = write_rank_csv(path, &sink.outcomes, tasks) {
-            eprintln!("iogauge: warning: cannot write {}: {e}", path.display());
-        }
-    }
     let code = if failure.is_some() || errors > 0 {
         1
     } else {

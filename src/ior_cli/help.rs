@@ -12,7 +12,7 @@ Usage: iogauge ior [OPTIONS]
 
 IOR-compatible bandwidth benchmark: paste an IOR command line after `iogauge ior` and get the same
 files, the same access pattern and comparable numbers. Tasks are threads on this machine (set their
-number with -N or --tasks), or MPI ranks when iogauge is started by mpirun or srun.
+number with -N or --tasks; default 1, like IOR without mpirun). MPI ranks are planned.
 Sizes take k, m, g, t, p (powers of 1024) or plain bytes, for integer options too (-s 1k = 1024).
 Short options: -t 1m, -t1m, -t=1m; flags group and count (-wr, -vvv, -z -z) and take explicit
 values (-F=0). Long options: --name=value or --name value. With none of -w, -r, -W, -R, both
@@ -35,7 +35,8 @@ Where iogauge differs from IOR:
   - -C warns when the reordering maps every task to itself (one node); IOR silently does nothing.
   - -z -z (random blocks with replacement) is for reads only; IOR divides by zero with -w.
   - --posix.odirect needs -t and -b multiples of 4096 (aligned buffers need aligned sizes).
-  - -N sets the number of tasks: threads on this machine, or the first N MPI ranks under mpirun.
+  - -N sets the number of tasks, run as threads of one process.
+  - A stonewall status file without -k keeps the files (IOR refuses the combination).
   - -u requires -F. -q (quitOnError) is an iogauge option; IOR dropped it.
   - IOR's environment variables (IOR_HINT__*, IOR_FAKE_NODES) are not read; use --fake-nodes.
   - Bad input exits with status 2 before any file is touched.";
@@ -49,7 +50,7 @@ const EXAMPLES: &[(&str, &str)] = &[
      "-N 2 -a POSIX --posix.odirect -t 16m -b 256m -i 3 -e -F -o /tmp/z/out.dat"),
     ("memory-mapped files", "-N 2 -a MMAP -t 4m -b 64m -F -w -r -o /dev/shm/m/f"),
     ("stonewalled write with wear-out, count stored for a later read",
-     "-N 2 -t 1m -b 100g -F -w -k -D 5 -O stoneWallingWearOut=1 -O stoneWallingStatusFile=/tmp/sw -o /tmp/s/f"),
+     "-N 2 -t 1m -b 100g -F -w -D 5 -O stoneWallingWearOut=1 -O stoneWallingStatusFile=/tmp/sw -o /tmp/s/f"),
     ("read back after that stonewalled write: each task stops at the stored count",
      "-N 2 -t 1m -b 100g -F -r -k -O stoneWallingStatusFile=/tmp/sw -o /tmp/s/f"),
     ("the IO500 ior-easy write",

@@ -224,8 +224,10 @@ mod tests {
         );
         assert!(p.stonewall_wear_out && !p.read_file);
         assert!(path(&p.stonewall_status_file, "/tmp/sw"));
-        // As in IOR: a status file without -k is refused.
-        assert!(validate(p, 2).unwrap_err().contains("needs -k"));
+        // IOR refuses a status file without -k; iogauge keeps the files and warns.
+        assert!(p.keep_file);
+        assert!(c.warnings.iter().any(|w| w.contains("without -k")));
+        validate(p, 2).unwrap();
     }
 
     #[test]

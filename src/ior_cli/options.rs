@@ -232,7 +232,7 @@ pub const OPTIONS: &[OptSpec] = &[
     o(' ', "dummy.delay-sync", &[], Value, T::DummySync, G::Backend, Ior, "USEC", "0", "DUMMY: delay of each fsync"),
     o(' ', "dummy.delay-xfer", &[], Value, T::DummyXfer, G::Backend, Ior, "USEC", "0", "DUMMY: delay of each transfer"),
     o(' ', "dummy.delay-only-rank0", &[], Flag, T::DummyOnlyRank0, G::Backend, Ior, "", "", "DUMMY: delay rank 0 only"),
-    o('N', "numTasks", &["numTasks"], Value, T::NumTasks, G::Iogauge, IorDiffers, "N", "all", "number of tasks (threads as ranks, or the first N MPI ranks); same as --tasks"),
+    o('N', "numTasks", &["numTasks"], Value, T::NumTasks, G::Iogauge, IorDiffers, "N", "1", "number of tasks, run as threads (default 1); same as --tasks"),
     o(' ', "tasks", &[], Value, T::Tasks, G::Iogauge, Iogauge, "N", "", "number of tasks, as -N"),
     o(' ', "fake-nodes", &[], Value, T::FakeNodes, G::Iogauge, Iogauge, "K", "", "pretend the tasks run on K nodes (testing aid, like IOR_FAKE_NODES)"),
     o(' ', "fake-placement", &[], Value, T::FakePlacement, G::Iogauge, Iogauge, "block|round-robin", "block", "how tasks map to the fake nodes"),

@@ -344,6 +344,16 @@ impl Parser {
             }
             p.inter_test_delay_s = d.max(0) as u64;
         }
+        // IOR refuses a status file without -k; the file is only useful if the data stays for
+        // the later read, so iogauge keeps the files instead and says so.
+        if p.stonewall_status_file.is_some() && !p.keep_file {
+            p.keep_file = true;
+            self.cmd.warnings.push(
+                "-O stoneWallingStatusFile without -k: keeping the files for the later read \
+                 (IOR refuses this; add -k to silence this warning)"
+                    .to_string(),
+            );
+        }
         // IOR's rule: with none of -w, -r, -W, -R, both write and read run.
         if !(p.write_file || p.read_file || p.check_write || p.check_read) {
             p.write_file = true;

@@ -71,7 +71,6 @@ pub fn write_rank_csv(path: &Path, phases: &[PhaseOutcome], tasks: usize) -> io:
 
 /// Appends the rows of `phases` (IOR's per-phase append), writing the header first when the
 /// file is new or empty, so finished phases stay on disk if a later one fails.
-#[allow(dead_code)] // for a per-phase caller; write_rank_csv covers the end-of-run case
 pub fn append_rank_csv(path: &Path, phases: &[PhaseOutcome], tasks: usize) -> io::Result<()> {
     let mut f = OpenOptions::new().create(true).append(true).open(path)?;
     let mut text = String::new();

@@ -73,6 +73,7 @@ impl<W: Write> IorPrinter<W> {
 
     /// Sends the notices of JSON and CSV runs to `diag` instead of stderr.
     #[allow(dead_code)] // API for callers that capture notices; the tests use it
+    #[cfg(test)]
     pub fn with_diagnostics(mut self, diag: Box<dyn Write + Send>) -> Self {
         self.diag = diag;
         self
@@ -80,11 +81,13 @@ impl<W: Write> IorPrinter<W> {
 
     /// Warnings collected in JSON and CSV runs (they were written to the diagnostics stream).
     #[allow(dead_code)] // API for callers that report warnings elsewhere; the tests use it
+    #[cfg(test)]
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
 
     /// Gives the output stream back.
+    #[cfg(test)]
     #[cfg(test)]
     pub fn into_inner(self) -> W {
         self.out

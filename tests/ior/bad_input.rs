@@ -83,7 +83,10 @@ fn existing_files_are_not_overwritten_without_consent() {
 #[test]
 fn stonewall_rules() {
     refused("ior -t 1m -b 1m -w -O stoneWallingWearOut=1 -o DIR/f", "-D");
-    refused("ior -t 1m -b 1m -w -D 1 -O stoneWallingWearOut=1 -O stoneWallingStatusFile=DIR/sw -o DIR/f", "-k");
+    refused(
+        "ior -t 1m -b 1m -w -D 1 -O stoneWallingStatusFile=DIR/sw -o DIR/f",
+        "stoneWallingWearOut",
+    );
 }
 
 #[test]
