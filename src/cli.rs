@@ -8,6 +8,8 @@ Examples:
   iogauge ior -N 4 -t 1m -b 64m -F -C -e -o /tmp/x/testfile     IOR-compatible bandwidth test
   iogauge ior -N 2 -t 47008 -b 47008 -s 20000 -C -Q 1 -g -e -o /dev/shm/y/file   IO500 ior-hard pattern
   iogauge ior --help                                             every IOR option iogauge supports
+  iogauge mdtest --tasks 4 -n 2000 -F -u -d /tmp/md              mdtest-compatible metadata test
+  iogauge find --tasks 2 /data -newer /r/ts -size 3901c -name '*01*' -C   IO500 find (pfind semantics)
 
 Exit status: 0 success; 1 the benchmark ran but failed (I/O or verification error);
 2 bad usage or bad input, found before any I/O.";
@@ -40,6 +42,20 @@ pub enum Command {
     #[command(disable_help_flag = true)]
     Ior {
         /// IOR options, e.g. -t 1m -b 64m -F -o /tmp/x/file
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// mdtest-compatible metadata benchmark (see `iogauge mdtest --help`)
+    #[command(disable_help_flag = true)]
+    Mdtest {
+        /// mdtest options, e.g. -n 1000 -u -F -d /tmp/md
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// Parallel find with pfind's semantics, as the IO500 runs it (see `iogauge find --help`)
+    #[command(disable_help_flag = true)]
+    Find {
+        /// PATH... [-newer FILE] [-size Nc] [-name GLOB] [-C] [--tasks N]
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },

@@ -5,10 +5,15 @@
 
 mod cli;
 mod commands;
+mod find_cli;
+mod find_result;
 mod fs_line;
 mod ior_cli;
 mod ior_output;
 mod ior_result;
+mod mdtest_cli;
+mod mdtest_output;
+mod mdtest_result;
 mod size;
 mod world;
 
@@ -26,6 +31,8 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         cli::Command::Ior { args } => commands::ior::main(&args, global),
+        cli::Command::Mdtest { args } => commands::mdtest::main(&args, global),
+        cli::Command::Find { args } => commands::find::main(&args, global),
     };
     ExitCode::from(code)
 }

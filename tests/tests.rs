@@ -2,4 +2,6 @@
 //! real `iogauge` binary on temporary directories.
 
 mod common;
+mod find;
 mod ior;
+mod mdtest;

@@ -55,6 +55,12 @@ impl DummyEngine {
             pause(self.delays.create_us);
         }
     }
+
+    fn sync_pause(&self) {
+        if self.delays.applies_to(self.rank) {
+            pause(self.delays.sync_us);
+        }
+    }
 }
 
 impl Engine for DummyEngine {
@@ -111,8 +117,29 @@ impl Engine for DummyEngine {
         })
     }
 
+    fn lstat(&self, path: &Path) -> io::Result<FileStat> {
+        self.stat(path)
+    }
+
     fn create_file(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
         self.create_pause();
+        Ok(())
+    }
+
+    fn create_file_synced(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        self.create_pause();
+        self.sync_pause();
+        Ok(())
+    }
+
+    /// A metadata mutation like mkdir, so it takes the create delay.
+    fn rename(&self, _from: &Path, _to: &Path) -> io::Result<()> {
+        self.create_pause();
+        Ok(())
+    }
+
+    fn sync_all(&self) -> io::Result<()> {
+        self.sync_pause();
         Ok(())
     }
 
@@ -264,6 +291,10 @@ mod tests {
             }
         );
         assert_eq!(e.file_size(&p).unwrap(), 0);
+        e.create_file_synced(&dir.path().join("h"), b"data")
+            .unwrap();
+        e.rename(&p, &dir.path().join("r")).unwrap();
+        e.sync_all().unwrap();
         e.remove(&p).unwrap();
         e.rmdir(dir.path()).unwrap();
         assert!(e.read_dir(dir.path()).unwrap().is_empty());

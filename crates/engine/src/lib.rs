@@ -55,7 +55,7 @@ pub struct OpenHints {
     pub rank: usize,
 }
 
-/// File metadata as returned by [`Engine::stat`].
+/// File metadata as returned by [`Engine::stat`] and [`Engine::lstat`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileStat {
     pub size: u64,
@@ -97,8 +97,17 @@ pub trait Engine: Send {
     fn mkdir(&self, path: &Path) -> io::Result<()>;
     fn rmdir(&self, path: &Path) -> io::Result<()>;
     fn stat(&self, path: &Path) -> io::Result<FileStat>;
+    /// Like [`Engine::stat`] but does not follow a final symlink (find's `-newer`/`-size`, as
+    /// pfind's `lstat`): a symlink reports its own size and ctime and `is_dir == false`.
+    fn lstat(&self, path: &Path) -> io::Result<FileStat>;
     /// Create a file, write `data` (may be empty) at offset 0, close it.
     fn create_file(&self, path: &Path, data: &[u8]) -> io::Result<()>;
+    /// As [`Engine::create_file`], with an fsync after the write, before the close (mdtest `-y`).
+    fn create_file_synced(&self, path: &Path, data: &[u8]) -> io::Result<()>;
+    /// Rename a file or directory (mdtest's directory rename phase).
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
+    /// Flush every file system's dirty data (mdtest `-Y`; POSIX `sync(2)`).
+    fn sync_all(&self) -> io::Result<()>;
     /// Open read-only, read up to `buf.len()` bytes from offset 0, close; returns bytes read.
     fn read_file(&self, path: &Path, buf: &mut [u8]) -> io::Result<usize>;
     fn read_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>>;

@@ -119,7 +119,19 @@ impl Engine for MmapEngine {
     fn stat(&self, _path: &Path) -> io::Result<FileStat> {
         Err(unsupported())
     }
+    fn lstat(&self, _path: &Path) -> io::Result<FileStat> {
+        Err(unsupported())
+    }
     fn create_file(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        Err(unsupported())
+    }
+    fn create_file_synced(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        Err(unsupported())
+    }
+    fn rename(&self, _from: &Path, _to: &Path) -> io::Result<()> {
+        Err(unsupported())
+    }
+    fn sync_all(&self) -> io::Result<()> {
         Err(unsupported())
     }
     fn read_file(&self, _path: &Path, _buf: &mut [u8]) -> io::Result<usize> {
@@ -323,6 +335,10 @@ mod tests {
             io::ErrorKind::Unsupported
         );
         assert_eq!(
+            e.lstat(dir.path()).unwrap_err().kind(),
+            io::ErrorKind::Unsupported
+        );
+        assert_eq!(
             e.read_dir(dir.path()).unwrap_err().kind(),
             io::ErrorKind::Unsupported
         );
@@ -330,6 +346,15 @@ mod tests {
             e.create_file(&d, b"").unwrap_err().kind(),
             io::ErrorKind::Unsupported
         );
+        assert_eq!(
+            e.create_file_synced(&d, b"").unwrap_err().kind(),
+            io::ErrorKind::Unsupported
+        );
+        assert_eq!(
+            e.rename(&d, &d).unwrap_err().kind(),
+            io::ErrorKind::Unsupported
+        );
+        assert_eq!(e.sync_all().unwrap_err().kind(), io::ErrorKind::Unsupported);
         assert!(!d.exists());
     }
 }

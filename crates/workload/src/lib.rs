@@ -2,6 +2,10 @@
 //!
 //! `ior` is the IOR-compatible bandwidth benchmark: pattern math (`pattern`), task reordering
 //! (`reorder`), data patterns and verification (`data`), and the phase runner (`run`).
+//! `mdtest` is the mdtest-compatible metadata benchmark (tree math, names, phases).
+//! `find` is the parallel find with pfind's semantics (IO500's find phase).
 
+pub mod find;
 pub mod ior;
+pub mod mdtest;
 pub mod rng;

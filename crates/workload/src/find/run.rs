@@ -1,0 +1,157 @@
+//! A whole find on one rank: agree on the `-newer` reference, walk, combine the counters.
+
+use std::path::PathBuf;
+
+use engine::Engine;
+use exec::{Comm, CommError};
+use measure::{now_ns, LatencyHistogram};
+
+use super::counts::Counts;
+use super::pool::DirPool;
+use super::query::{Matcher, Query};
+use super::walk::{Lister, Walker};
+
+/// What a rank needs to take part.
+pub struct FindCtx<'a> {
+    pub comm: &'a dyn Comm,
+    pub engine: &'a dyn Engine,
+    pub pool: &'a dyn DirPool,
+    pub query: &'a Query,
+    /// Where matches are listed; `None` for count only (`-C`).
+    pub list: Option<&'a dyn Lister>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FindError {
+    #[error("-newer {}: {source}", path.display())]
+    Reference {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("rank {rank} sent malformed counters")]
+    Malformed { rank: usize },
+    #[error(transparent)]
+    Comm(#[from] CommError),
+}
+
+/// One rank's share, as rank 0 received it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RankCounts {
+    pub counts: Counts,
+    /// Walk start and end on the process clock (`measure::now_ns`).
+    pub start_ns: u64,
+    pub end_ns: u64,
+}
+
+impl RankCounts {
+    pub fn runtime_s(&self) -> f64 {
+        self.end_ns.saturating_sub(self.start_ns) as f64 / 1e9
+    }
+}
+
+/// The combined result, built on rank 0.
+#[derive(Debug, Clone)]
+pub struct FindOutcome {
+    pub total: Counts,
+    pub ranks: Vec<RankCounts>,
+    /// The ctime second `-newer` compared against.
+    pub newer_ctime: Option<i64>,
+    /// Readdir latency per directory, all ranks.
+    pub latency: LatencyHistogram,
+    /// "path: error" for (some of) the directories that could not be read.
+    pub unreadable: Vec<String>,
+}
+
+impl FindOutcome {
+    /// pfind's runtime: the longest walk of any rank.
+    pub fn runtime_s(&self) -> f64 {
+        self.ranks
+            .iter()
+            .map(RankCounts::runtime_s)
+            .fold(0.0, f64::max)
+    }
+
+    /// Examined entries per second over the runtime (pfind's and the IO500's rate).
+    pub fn rate(&self) -> f64 {
+        let t = self.runtime_s();
+        if t > 0.0 {
+            self.total.examined as f64 / t
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Runs this rank's part of the find. Rank 0 returns the combined outcome, the others `None`.
+pub fn run(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
+    let comm = ctx.comm;
+    let rank = comm.rank();
+    // pfind: rank 0 lstat's the reference once and broadcasts its ctime.
+    let newer_ctime = match &ctx.query.newer {
+        None => None,
+        Some(path) => {
+            let mine = if rank == 0 {
+                let st = ctx
+                    .engine
+                    .lstat(path)
+                    .map_err(|source| FindError::Reference {
+                        path: path.clone(),
+                        source,
+                    })?;
+                st.ctime_sec as u64
+            } else {
+                0
+            };
+            Some(comm.broadcast_u64(mine, 0)? as i64)
+        }
+    };
+    let matcher = Matcher::new(ctx.query, newer_ctime);
+
+    comm.barrier()?;
+    let start_ns = now_ns();
+    let mut w = Walker::new(rank, ctx.engine, ctx.pool, &matcher, ctx.list);
+    w.run();
+    let end_ns = now_ns();
+
+    let counts = comm.gather_bytes(&w.counts.encode(&[start_ns, end_ns]), 0)?;
+    let hists = comm.gather_bytes(&w.latency.to_bytes(), 0)?;
+    let notes = comm.gather_bytes(w.unreadable.join("\n").as_bytes(), 0)?;
+    let (Some(counts), Some(hists), Some(notes)) = (counts, hists, notes) else {
+        return Ok(None);
+    };
+
+    let mut total = Counts::default();
+    let mut ranks = Vec::with_capacity(counts.len());
+    for (r, bytes) in counts.iter().enumerate() {
+        let (c, [start_ns, end_ns]) =
+            Counts::decode::<2>(bytes).ok_or(FindError::Malformed { rank: r })?;
+        total.add(&c);
+        ranks.push(RankCounts {
+            counts: c,
+            start_ns,
+            end_ns,
+        });
+    }
+    let mut latency = LatencyHistogram::new();
+    for (r, bytes) in hists.iter().enumerate() {
+        let h =
+            LatencyHistogram::from_bytes(bytes).map_err(|_| FindError::Malformed { rank: r })?;
+        latency.merge(&h);
+    }
+    let unreadable = notes
+        .iter()
+        .flat_map(|b| {
+            String::from_utf8_lossy(b)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    Ok(Some(FindOutcome {
+        total,
+        ranks,
+        newer_ctime,
+        latency,
+        unreadable,
+    }))
+}

@@ -1,0 +1,39 @@
+use std::io;
+use std::path::Path;
+
+use exec::CommError;
+
+/// Why a rank stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum MdError {
+    #[error("{op} {path}: {source}{}", hint(.op, .source))]
+    Io {
+        op: &'static str,
+        path: String,
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Comm(#[from] CommError),
+    #[error("rank reports: {0}")]
+    Wire(String),
+}
+
+/// A missing item in a stat/read/remove is most often a create that was cut short.
+fn hint(op: &str, e: &io::Error) -> &'static str {
+    let reads = matches!(op, "stat" | "read" | "remove" | "rmdir" | "rename");
+    if reads && e.kind() == io::ErrorKind::NotFound {
+        " (was it created? after a stonewalled create, pass the same -x status file)"
+    } else {
+        ""
+    }
+}
+
+impl MdError {
+    pub fn io(op: &'static str, path: &Path, source: io::Error) -> Self {
+        MdError::Io {
+            op,
+            path: path.display().to_string(),
+            source,
+        }
+    }
+}

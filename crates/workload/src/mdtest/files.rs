@@ -1,0 +1,211 @@
+//! mdtest's `file_test`: create (with `-w` data, `-y` fsync and the `-W` stonewall), stat,
+//! read (`-e` bytes, `-X` check), remove.
+
+use std::path::Path;
+
+use exec::ReduceOp;
+use measure::now_ns;
+
+use super::error::MdError;
+use super::items::{no_bytes, run_items, timed_pass, Order, Sweep};
+use super::naming::{name_rank, Kind, Step};
+use super::outcome::{ErrorAt, Event, Op, PhaseOutcome, StonewallOutcome, VerifyOutcome};
+use super::phase::{close, open, Extra};
+use super::run::{Ctx, Seeds};
+use crate::ior::data::{Checker, DataPattern};
+
+fn emit(o: Option<PhaseOutcome>, on: &mut dyn FnMut(Event)) {
+    if let Some(o) = o {
+        on(Event::Phase(&o));
+    }
+}
+
+/// The file phases of one iteration; returns this rank's data errors.
+pub(crate) fn file_phases(
+    ctx: &Ctx,
+    iteration: u32,
+    seeds: &Seeds,
+    on: &mut dyn FnMut(Event),
+) -> Result<u64, MdError> {
+    let p = ctx.params;
+    let e = ctx.engine;
+    let full = ctx.items_per_rank();
+    let dirs = ctx.shape.creation_dirs();
+    let creation = Order::Creation(&dirs);
+    // Items the later phases use: the status file's count, or what the create agreed on.
+    let mut limit = ctx.status_items.map_or(full, |n| n.min(full));
+    if p.phases.create {
+        limit = create(ctx, iteration, seeds, creation, full, on)?;
+    }
+    let sweep = |step, order, count| Sweep::new(iteration, Kind::File, step, order, count);
+    if p.phases.stat {
+        let order = Order::Numbered {
+            shuffle: seeds.random,
+        };
+        let s = sweep(Step::Stat, order, limit);
+        emit(
+            timed_pass(ctx, Op::FileStat, &s, false, |path, _| {
+                no_bytes("stat", path, e.stat(path))
+            })?,
+            on,
+        );
+    }
+    let mut errors = 0;
+    if p.phases.read {
+        errors = read(ctx, iteration, seeds, limit, on)?;
+    }
+    if p.phases.remove {
+        let s = sweep(Step::Remove, creation, limit);
+        emit(
+            timed_pass(ctx, Op::FileRemove, &s, false, |path, _| {
+                no_bytes("remove", path, e.remove(path))
+            })?,
+            on,
+        );
+    }
+    Ok(errors)
+}
+
+/// The create phase; returns the items per rank the later phases use.
+fn create(
+    ctx: &Ctx,
+    iteration: u32,
+    seeds: &Seeds,
+    order: Order,
+    full: u64,
+    on: &mut dyn FnMut(Event),
+) -> Result<u64, MdError> {
+    let p = ctx.params;
+    let e = ctx.engine;
+    let w = p.write_bytes;
+    // The buffer is filled once; each file gets its item number stamped (mdtest's
+    // update_write_memory_pattern), so the check can tell files apart.
+    let pattern = DataPattern::new(p.data_packet, seeds.data, ctx.rank());
+    let mut data = vec![0u8; w as usize];
+    pattern.fill(&mut data);
+    let synced = p.sync_file && w > 0;
+    let mut make = |path: &Path, k: u64| {
+        if w > 0 {
+            pattern.stamp(&mut data, k);
+        }
+        let made = if synced {
+            e.create_file_synced(path, &data)
+        } else {
+            e.create_file(path, &data)
+        };
+        made.map_err(|err| MdError::io("create", path, err))
+            .map(|_| w)
+    };
+
+    let mut o = open(ctx, p.unique_dir)?;
+    let deadline = (p.stonewall_s > 0).then(|| o.start + p.stonewall_s * 1_000_000_000);
+    let mut sweep = Sweep::new(iteration, Kind::File, Step::Create, order, full);
+    sweep.deadline = deadline;
+    let done = run_items(ctx, &sweep, &mut o.meter, &mut make)?;
+    let mut extra = Extra::default();
+    let mut limit = full;
+    if p.stonewall_s > 0 {
+        let comm = ctx.comm;
+        let max = comm.all_reduce_u64(done, ReduceOp::Max)?;
+        let time_s = (now_ns() - o.start) as f64 / 1e9;
+        let min = comm.all_reduce_u64(done, ReduceOp::Min)?;
+        let sum = comm.all_reduce_u64(done, ReduceOp::Sum)?;
+        let tasks = ctx.tasks();
+        let sw = StonewallOutcome {
+            deadline_s: p.stonewall_s,
+            time_s,
+            items_min: min,
+            items_max: max,
+            items_sum: sum,
+            tasks,
+            // mdtest's test: the average differs from the planned count.
+            hit: sum / tasks != full,
+        };
+        if sw.hit {
+            if ctx.rank() == 0 {
+                on(Event::Stonewall(&sw));
+            }
+            // Wear-out: everyone continues to the largest count, without a deadline.
+            o.meter.prev = now_ns();
+            let wear_out = Sweep {
+                from: done,
+                to: max,
+                deadline: None,
+                ..sweep
+            };
+            run_items(ctx, &wear_out, &mut o.meter, &mut make)?;
+        }
+        limit = max;
+        extra.stonewall = Some(sw);
+    }
+    emit(close(ctx, Op::FileCreate, iteration, o, extra)?, on);
+    if let (Some(path), 0, true) = (&p.status_file, ctx.rank(), p.stonewall_s > 0) {
+        // A bare decimal, as mdtest's StoreStoneWallingIterations.
+        std::fs::write(path, limit.to_string())
+            .map_err(|err| MdError::io("write stonewall status file", path, err))?;
+    }
+    Ok(limit)
+}
+
+/// The read phase: open read-only, read `-e` bytes, close; with `-X` check them against the
+/// pattern the writer (the rank two strides back) stamped with the item number.
+fn read(
+    ctx: &Ctx,
+    iteration: u32,
+    seeds: &Seeds,
+    limit: u64,
+    on: &mut dyn FnMut(Event),
+) -> Result<u64, MdError> {
+    let p = ctx.params;
+    let e = ctx.engine;
+    let len = p.read_bytes as usize;
+    let mut buf = vec![0u8; len];
+    let writer = name_rank(ctx.rank(), Step::Read, ctx.stride, ctx.tasks());
+    // The expected bytes are those of a -w sized file: a shorter -e compares a prefix.
+    let pattern_len = len.max(p.write_bytes as usize);
+    let mut checker = (p.verify_read && e.caps().does_io).then(|| {
+        Checker::new(
+            DataPattern::new(p.data_packet, seeds.data, writer),
+            pattern_len,
+        )
+    });
+    let mut v = VerifyOutcome::default();
+    let rank = ctx.rank();
+    let first = |v: &mut VerifyOutcome, path: &Path, offset: u64| {
+        v.errors += 1;
+        if v.first_error.is_none() {
+            v.first_error = Some(ErrorAt {
+                rank,
+                file: path.display().to_string(),
+                offset,
+            });
+        }
+    };
+    let mut o = open(ctx, false)?;
+    let order = Order::Numbered {
+        shuffle: seeds.random,
+    };
+    let sweep = Sweep::new(iteration, Kind::File, Step::Read, order, limit);
+    run_items(ctx, &sweep, &mut o.meter, |path, k| {
+        let n = e
+            .read_file(path, &mut buf)
+            .map_err(|err| MdError::io("read", path, err))?;
+        if n < len {
+            // A short file is a data error (mdtest counts it as one too).
+            first(&mut v, path, n as u64);
+        } else if let Some(c) = &mut checker {
+            v.checked += 1;
+            if let Some(i) = c.check(&buf, k) {
+                first(&mut v, path, i as u64);
+            }
+        }
+        Ok(n as u64)
+    })?;
+    let errors = v.errors;
+    let extra = Extra {
+        verify: (len > 0).then_some(v),
+        ..Extra::default()
+    };
+    emit(close(ctx, Op::FileRead, iteration, o, extra)?, on);
+    Ok(errors)
+}

@@ -1,0 +1,25 @@
+//! mdtest-compatible metadata benchmark.
+//!
+//! `params` is the resolved plan, `validate` mdtest's rules on it, `preflight` the checks
+//! against the file system before any I/O. `tree` (counts, directory numbering, orders) and
+//! `naming` (names, `-N` shifts, paths) are pure functions. `run` is the iteration loop,
+//! `files` and `items` the per-rank operation loops, `phase` the timed bracket around each
+//! phase and the reduction to rank 0's `outcome`.
+
+mod error;
+mod files;
+mod items;
+pub mod naming;
+pub mod outcome;
+pub mod params;
+mod phase;
+pub mod preflight;
+mod run;
+pub mod tree;
+pub mod validate;
+
+pub use error::MdError;
+pub use outcome::{Event, Op, PhaseOutcome, RankTimes, RunTotals, StonewallOutcome};
+pub use params::{MdtestParams, Phases};
+pub use run::{run, Ctx};
+pub use tree::{Shape, Tree};

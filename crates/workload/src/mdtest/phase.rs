@@ -1,0 +1,169 @@
+//! The bracket around every timed phase on one rank, and the reduction of every rank's report
+//! into rank 0's [`PhaseOutcome`].
+//!
+//! mdtest's bracket: barrier, `t_start`, the operations, `t_end_before_barrier`, `-Y` sync,
+//! barrier, `t_end`. Per operation the loop does one clock read ([`Meter::tick`]): the end of
+//! one operation is the start of the next, so latencies include the loop's own bookkeeping.
+
+use measure::{now_ns, IntervalSeries, LatencyHistogram};
+use serde::{Deserialize, Serialize};
+
+use super::error::MdError;
+use super::outcome::{ErrorAt, Op, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
+use super::run::Ctx;
+
+/// Per-operation recorders of one rank in one phase.
+pub(crate) struct Meter {
+    pub latency: LatencyHistogram,
+    pub series: IntervalSeries,
+    pub prev: u64,
+    pub items: u64,
+    pub bytes: u64,
+}
+
+impl Meter {
+    /// Counts one finished operation that moved `bytes`; returns the clock reading.
+    #[inline]
+    pub fn tick(&mut self, bytes: u64) -> u64 {
+        let now = now_ns();
+        self.latency.record(now - self.prev);
+        self.series.record(now, bytes);
+        self.prev = now;
+        self.items += 1;
+        self.bytes += bytes;
+        now
+    }
+}
+
+/// A phase in progress on this rank.
+pub(crate) struct Open {
+    pub start: u64,
+    pub meter: Meter,
+}
+
+/// Opens a phase: the barrier (rank 0's clock becomes the series epoch), then `t_start`.
+/// `unique_setup`: a create phase with `-u`, where mdtest's per-task directory set-up has a
+/// barrier of its own that `-t` includes in the time and that is excluded otherwise.
+pub(crate) fn open(ctx: &Ctx, unique_setup: bool) -> Result<Open, MdError> {
+    // Made before the clock starts: a new histogram writes its whole count array (~0.3 ms).
+    let latency = LatencyHistogram::new();
+    let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
+    let series = IntervalSeries::new(ctx.interval_ns, epoch);
+    let mut start = now_ns();
+    if unique_setup {
+        ctx.comm.barrier()?;
+        if !ctx.params.time_unique_dir_overhead {
+            start = now_ns();
+        }
+    }
+    Ok(Open {
+        start,
+        meter: Meter {
+            latency,
+            series,
+            prev: start,
+            items: 0,
+            bytes: 0,
+        },
+    })
+}
+
+/// What a phase adds to its timings.
+#[derive(Default)]
+pub(crate) struct Extra {
+    pub stonewall: Option<StonewallOutcome>,
+    pub verify: Option<VerifyOutcome>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Report {
+    start: u64,
+    end_before_barrier: u64,
+    end: u64,
+    items: u64,
+    bytes: u64,
+    errors: u64,
+    checked: u64,
+    first_error: Option<(String, u64)>,
+    latency: Vec<u8>,
+    series: Vec<u8>,
+}
+
+fn secs(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
+/// Closes a phase (`-Y` sync, barrier) and sends this rank's report to rank 0, which returns
+/// the phase outcome; the other ranks get `None`.
+pub(crate) fn close(
+    ctx: &Ctx,
+    op: Op,
+    iteration: u32,
+    open: Open,
+    extra: Extra,
+) -> Result<Option<PhaseOutcome>, MdError> {
+    let end_before_barrier = now_ns();
+    // mdtest syncs in its phase bracket, which the tree phases do not use.
+    if ctx.params.call_sync && !op.is_tree() {
+        ctx.engine
+            .sync_all()
+            .map_err(|e| MdError::io("sync", std::path::Path::new("(all file systems)"), e))?;
+    }
+    ctx.comm.barrier()?;
+    let end = now_ns();
+    let m = open.meter;
+    let v = extra.verify.clone().unwrap_or_default();
+    let report = Report {
+        start: open.start,
+        end_before_barrier,
+        end,
+        items: m.items,
+        bytes: m.bytes,
+        errors: v.errors,
+        checked: v.checked,
+        first_error: v.first_error.map(|e| (e.file, e.offset)),
+        latency: m.latency.to_bytes(),
+        series: m.series.to_bytes(),
+    };
+    let bytes = serde_json::to_vec(&report).map_err(|e| MdError::Wire(e.to_string()))?;
+    let Some(all) = ctx.comm.gather_bytes(&bytes, 0)? else {
+        return Ok(None);
+    };
+    let mut ranks = Vec::with_capacity(all.len());
+    let mut latency = LatencyHistogram::new();
+    let mut series = IntervalSeries::new(ctx.interval_ns, m.series.epoch_ns());
+    let mut verify = VerifyOutcome::default();
+    for (rank, raw) in all.iter().enumerate() {
+        let r: Report = serde_json::from_slice(raw).map_err(|e| MdError::Wire(e.to_string()))?;
+        latency.merge(&LatencyHistogram::from_bytes(&r.latency).map_err(MdError::Wire)?);
+        series.merge(&IntervalSeries::from_bytes(&r.series).map_err(MdError::Wire)?);
+        verify.errors += r.errors;
+        verify.checked += r.checked;
+        if let (Some((file, offset)), None) = (r.first_error, &verify.first_error) {
+            verify.first_error = Some(ErrorAt {
+                rank: rank as u64,
+                file,
+                offset,
+            });
+        }
+        ranks.push(RankTimes {
+            start: secs(r.start),
+            end_before_barrier: secs(r.end_before_barrier),
+            end: secs(r.end),
+            items: r.items,
+            bytes: r.bytes,
+        });
+    }
+    Ok(Some(PhaseOutcome {
+        op,
+        iteration,
+        ranks,
+        tree_dirs: ctx.shape.num_dirs,
+        latency,
+        series,
+        stonewall: extra.stonewall,
+        verification: extra.verify.map(|_| verify),
+        warnings: extra.warnings,
+    }))
+}

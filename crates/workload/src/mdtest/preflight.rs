@@ -1,0 +1,232 @@
+//! Checks against the file system before any I/O, so bad input ends with exit code 2 and
+//! nothing touched. mdtest creates only the last component of `-d`; iogauge also refuses to
+//! create into test directories that already exist (they would hold another run's items) and
+//! to stat, read or remove in test directories that do not.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::naming::test_dir_name;
+use super::params::MdtestParams;
+use super::tree::Shape;
+
+#[derive(Debug, Default)]
+pub struct Preflight {
+    pub warnings: Vec<String>,
+    /// Items per task from the `-x` status file, for runs without a create phase.
+    pub status_items: Option<u64>,
+}
+
+fn writable(dir: &Path) -> bool {
+    let Ok(c) = CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a valid NUL-terminated path; access(2) only reads it.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
+}
+
+fn parent_of(dir: &Path) -> PathBuf {
+    match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// What the phases other than create would do in a directory, for messages.
+fn verbs(p: &MdtestParams) -> &'static str {
+    let ph = &p.phases;
+    match (ph.stat || ph.rename, ph.read, ph.remove) {
+        (_, _, true) => "remove",
+        (_, true, _) => "read",
+        _ => "stat",
+    }
+}
+
+/// `does_io`: false for engines that touch no files (the directory checks are skipped).
+pub fn preflight(p: &MdtestParams, shape: &Shape, does_io: bool) -> Result<Preflight, String> {
+    let mut out = Preflight::default();
+    let create = p.phases.create;
+    if let (Some(file), false) = (&p.status_file, create) {
+        out.status_items = read_status(file, shape, &mut out.warnings)?;
+    }
+    if !does_io {
+        return Ok(out);
+    }
+    for dir in &p.dirs {
+        match std::fs::metadata(dir) {
+            Ok(m) if m.is_dir() => {
+                if create && !writable(dir) {
+                    return Err(format!(
+                        "-d {}: the directory is not writable",
+                        dir.display()
+                    ));
+                }
+            }
+            Ok(_) => return Err(format!("-d {}: not a directory", dir.display())),
+            Err(_) if create => {
+                let parent = parent_of(dir);
+                if !parent.is_dir() {
+                    return Err(format!(
+                        "-d {}: the parent directory {} does not exist (iogauge, like mdtest, \
+                         creates only the last component)",
+                        dir.display(),
+                        parent.display()
+                    ));
+                }
+                if !writable(&parent) {
+                    return Err(format!(
+                        "-d {}: cannot create it, {} is not writable",
+                        dir.display(),
+                        parent.display()
+                    ));
+                }
+                continue;
+            }
+            Err(_) => {
+                return Err(format!(
+                    "-d {} does not exist: nothing to {} (run a create phase first, e.g. -C)",
+                    dir.display(),
+                    verbs(p)
+                ))
+            }
+        }
+        check_test_dirs(p, shape, dir)?;
+    }
+    Ok(out)
+}
+
+/// Test directories must be absent before a create and present otherwise.
+fn check_test_dirs(p: &MdtestParams, shape: &Shape, dir: &Path) -> Result<(), String> {
+    for iteration in 0..p.iterations {
+        for l in 0..shape.loops {
+            let t = dir.join(test_dir_name(iteration, l));
+            let exists = std::fs::symlink_metadata(&t).is_ok();
+            if p.phases.create && exists {
+                return Err(format!(
+                    "{} already exists (left by an earlier run?); iogauge creates its test \
+                     directories afresh and removes only what it created: remove it, or finish \
+                     that run with -r",
+                    t.display()
+                ));
+            }
+            if !p.phases.create && !exists {
+                return Err(format!(
+                    "{} does not exist: nothing to {} (run the create phase first, e.g. -C, with \
+                     the same -d, -i, -n, -I)",
+                    t.display(),
+                    verbs(p)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// mdtest's `ReadStoneWallingIterations`: a missing or unreadable file means "all items", with
+/// a warning; a count above what the command line configures cannot be right.
+fn read_status(
+    file: &Path,
+    shape: &Shape,
+    warnings: &mut Vec<String>,
+) -> Result<Option<u64>, String> {
+    let full = shape.items_per_rank().unwrap_or(u64::MAX);
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            warnings.push(format!(
+                "cannot read the stonewall status file -x {} ({e}): using all {full} items per task",
+                file.display()
+            ));
+            return Ok(None);
+        }
+    };
+    let Ok(n) = text.trim().parse::<u64>() else {
+        warnings.push(format!(
+            "-x {}: {:?} is not an item count: using all {full} items per task",
+            file.display(),
+            text.trim()
+        ));
+        return Ok(None);
+    };
+    if n > full {
+        return Err(format!(
+            "-x {} holds {n} items per task, more than the {full} this command line configures: \
+             use the -n/-I/-z/-b of the run that wrote it",
+            file.display()
+        ));
+    }
+    Ok(Some(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mdtest::params::Phases;
+
+    fn params(d: &Path, create: bool) -> (MdtestParams, Shape) {
+        let p = MdtestParams {
+            dirs: vec![d.to_path_buf()],
+            items: 10,
+            phases: Phases {
+                create,
+                stat: true,
+                ..Phases::default()
+            },
+            ..MdtestParams::default()
+        };
+        let shape = Shape::resolve(10, 0, p.tree(), false, false).unwrap();
+        (p, shape)
+    }
+
+    #[test]
+    fn missing_parent_is_refused_and_dummy_skips() {
+        let (p, s) = params(Path::new("/nonexistent-iogauge/a/md"), true);
+        let e = preflight(&p, &s, true).unwrap_err();
+        assert!(
+            e.contains("parent directory /nonexistent-iogauge/a does not exist"),
+            "{e}"
+        );
+        assert!(preflight(&p, &s, false).is_ok());
+    }
+
+    #[test]
+    fn create_needs_fresh_test_dirs_and_stat_needs_them() {
+        let d = tempfile::tempdir().unwrap();
+        let (p, s) = params(d.path(), true);
+        assert!(preflight(&p, &s, true).is_ok());
+        let (q, _) = params(d.path(), false);
+        let e = preflight(&q, &s, true).unwrap_err();
+        assert!(
+            e.contains("test-dir.0-0 does not exist: nothing to stat"),
+            "{e}"
+        );
+        std::fs::create_dir(d.path().join("test-dir.0-0")).unwrap();
+        assert!(preflight(&q, &s, true).is_ok());
+        let e = preflight(&p, &s, true).unwrap_err();
+        assert!(e.contains("test-dir.0-0 already exists"), "{e}");
+        let (q, _) = params(&d.path().join("missing"), false);
+        assert!(preflight(&q, &s, true)
+            .unwrap_err()
+            .contains("does not exist: nothing to stat"));
+    }
+
+    #[test]
+    fn status_file_counts() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join("test-dir.0-0")).unwrap();
+        let (mut p, s) = params(d.path(), false);
+        let sw = d.path().join("sw");
+        p.status_file = Some(sw.clone());
+        let pre = preflight(&p, &s, true).unwrap();
+        assert_eq!((pre.status_items, pre.warnings.len()), (None, 1));
+        std::fs::write(&sw, "7").unwrap();
+        assert_eq!(preflight(&p, &s, true).unwrap().status_items, Some(7));
+        std::fs::write(&sw, "11").unwrap();
+        assert!(preflight(&p, &s, true)
+            .unwrap_err()
+            .contains("holds 11 items per task"));
+        std::fs::write(&sw, "x").unwrap();
+        assert_eq!(preflight(&p, &s, false).unwrap().warnings.len(), 1);
+    }
+}

@@ -1,0 +1,313 @@
+//! The iteration loop of an mdtest run (`mdtest_iteration`): tree create, directory phases,
+//! file phases, tree remove, with mdtest's barriers and its stonewall agreement.
+
+use std::path::PathBuf;
+
+use engine::Engine;
+use exec::{Comm, ReduceOp};
+
+use super::error::MdError;
+use super::items::{no_bytes, timed_pass, Sweep};
+use super::naming::{effective_stride, test_dir_name, tree_base, Kind, PathBuilder, Step};
+use super::outcome::{Event, Op, RunTotals};
+use super::params::MdtestParams;
+use super::phase::{close, open, Extra};
+use super::tree::Shape;
+use super::{files, items};
+
+/// Everything a rank needs to run the benchmark.
+pub struct Ctx<'a> {
+    pub params: &'a MdtestParams,
+    pub shape: Shape,
+    pub comm: &'a dyn Comm,
+    pub engine: &'a dyn Engine,
+    /// Width of the per-interval series buckets.
+    pub interval_ns: u64,
+    /// Items per task read from the stonewall status file (runs without a create phase).
+    pub status_items: Option<u64>,
+    /// `-N` after mdtest's tasks-per-node rule.
+    pub stride: u64,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        params: &'a MdtestParams,
+        shape: Shape,
+        comm: &'a dyn Comm,
+        engine: &'a dyn Engine,
+        interval_ns: u64,
+        status_items: Option<u64>,
+    ) -> Self {
+        let map = comm.node_map();
+        let stride = effective_stride(
+            params.nstride,
+            map.num_nodes(),
+            map.tasks_on_node0(),
+            map.is_block_mapped(),
+        );
+        Ctx {
+            params,
+            shape,
+            comm,
+            engine,
+            interval_ns,
+            status_items,
+            stride,
+        }
+    }
+
+    pub(crate) fn rank(&self) -> u64 {
+        self.comm.rank() as u64
+    }
+
+    pub(crate) fn tasks(&self) -> u64 {
+        self.comm.size() as u64
+    }
+
+    /// `<-d of root_rank>/test-dir.<iteration>-<loop>`.
+    pub(crate) fn test_dir(&self, root_rank: u64, iteration: u32, dir_loop: u64) -> PathBuf {
+        self.params
+            .dir_of(root_rank)
+            .join(test_dir_name(iteration, dir_loop))
+    }
+
+    /// This rank creates and removes the `-d` directory and the test directories of its path
+    /// (mdtest: ranks below the number of paths).
+    fn owns_path(&self) -> bool {
+        self.rank() < self.params.dirs.len() as u64
+    }
+
+    pub(crate) fn items_per_rank(&self) -> u64 {
+        // validate() refused counts that overflow.
+        self.shape.items_per_rank().unwrap_or(u64::MAX)
+    }
+}
+
+fn unix_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Seeds agreed by all ranks.
+pub(crate) struct Seeds {
+    /// `-G`, or rank 0's clock as a C `int` (mdtest's `time(NULL)`).
+    pub data: i64,
+    /// `-R`: the shared seed plus this rank, as mdtest.
+    pub random: Option<u64>,
+}
+
+/// Runs the benchmark on this rank; `on` is called on rank 0 only, as results arrive.
+pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, MdError> {
+    let p = ctx.params;
+    let is_root = ctx.rank() == 0;
+    let data = match p.seed {
+        Some(g) => g,
+        None => ctx
+            .comm
+            .broadcast_u64(unix_seconds() as i32 as i64 as u64, 0)? as i64,
+    };
+    let random = if p.random {
+        let shared = match p.random_seed.filter(|&s| s != 0) {
+            Some(s) => s,
+            None => ctx.comm.broadcast_u64(unix_seconds(), 0)?,
+        };
+        Some(shared.wrapping_add(ctx.rank()))
+    } else {
+        None
+    };
+    if is_root {
+        on(Event::Begin {
+            data_seed: data,
+            random_seed: random,
+            items_from_status: ctx.status_items,
+        });
+        if p.verify_read && !ctx.engine.caps().does_io {
+            on(Event::Warning(format!(
+                "the {} engine moves no data: -X checks are skipped",
+                p.api
+            )));
+        }
+    }
+    let seeds = Seeds { data, random };
+    let created_root = make_root(ctx)?;
+    let mut errors = 0;
+    for iteration in 0..p.iterations {
+        errors += iterate(ctx, &seeds, iteration, on)?;
+    }
+    if created_root && p.phases.remove {
+        let root = p.dir_of(ctx.rank());
+        ctx.engine
+            .rmdir(root)
+            .map_err(|e| MdError::io("rmdir", root, e))?;
+    }
+    let errors = ctx.comm.all_reduce_u64(errors, ReduceOp::Sum)?;
+    Ok(RunTotals { errors })
+}
+
+/// mdtest creates the last component of `-d` when it is missing (the checks before the run
+/// made sure the parent exists); returns whether this rank created it.
+fn make_root(ctx: &Ctx) -> Result<bool, MdError> {
+    if !ctx.owns_path() {
+        return Ok(false);
+    }
+    let root = ctx.params.dir_of(ctx.rank());
+    if ctx.engine.stat(root).is_ok() {
+        return Ok(false);
+    }
+    ctx.engine
+        .mkdir(root)
+        .map_err(|e| MdError::io("mkdir", root, e))?;
+    Ok(true)
+}
+
+/// One iteration; returns this rank's data errors.
+fn iterate(
+    ctx: &Ctx,
+    seeds: &Seeds,
+    iteration: u32,
+    on: &mut dyn FnMut(Event),
+) -> Result<u64, MdError> {
+    let p = ctx.params;
+    let report = |o: Option<super::PhaseOutcome>, on: &mut dyn FnMut(Event)| {
+        if let Some(o) = o {
+            on(Event::Phase(&o));
+        }
+    };
+    if p.phases.create {
+        if ctx.owns_path() {
+            for l in 0..ctx.shape.loops {
+                let dir = ctx.test_dir(ctx.rank(), iteration, l);
+                ctx.engine
+                    .mkdir(&dir)
+                    .map_err(|e| MdError::io("mkdir", &dir, e))?;
+            }
+        }
+        ctx.comm.barrier()?;
+        report(tree_phase(ctx, iteration, true)?, on);
+    }
+    if p.dirs_too {
+        ctx.comm.barrier()?;
+        dir_phases(ctx, iteration, seeds, on)?;
+    }
+    let mut errors = 0;
+    if p.files {
+        ctx.comm.barrier()?;
+        errors = files::file_phases(ctx, iteration, seeds, on)?;
+    }
+    ctx.comm.barrier()?;
+    if p.phases.remove {
+        report(tree_phase(ctx, iteration, false)?, on);
+        if ctx.owns_path() {
+            for l in 0..ctx.shape.loops {
+                let dir = ctx.test_dir(ctx.rank(), iteration, l);
+                ctx.engine
+                    .rmdir(&dir)
+                    .map_err(|e| MdError::io("rmdir", &dir, e))?;
+            }
+        }
+    }
+    Ok(errors)
+}
+
+/// Tree create or remove between two barriers: rank 0 makes the shared tree, or every rank
+/// its own with `-u`. The rate counts one tree (rank 0's), as mdtest.
+fn tree_phase(
+    ctx: &Ctx,
+    iteration: u32,
+    create: bool,
+) -> Result<Option<super::PhaseOutcome>, MdError> {
+    let p = ctx.params;
+    let order: Vec<u64> = if create {
+        ctx.shape.tree.pre_order().collect()
+    } else {
+        ctx.shape.tree.post_order()
+    };
+    let mut o = open(ctx, false)?;
+    if p.unique_dir || ctx.rank() == 0 {
+        let owner = if p.unique_dir { ctx.rank() } else { 0 };
+        let base = tree_base(p.unique_dir, owner);
+        for l in 0..ctx.shape.loops {
+            let test_dir = ctx.test_dir(owner, iteration, l);
+            let mut paths = PathBuilder::new(&test_dir, ctx.shape.tree, &base, "");
+            for &d in &order {
+                let dir = paths.dir(d);
+                let done = if create {
+                    ctx.engine.mkdir(dir)
+                } else {
+                    ctx.engine.rmdir(dir)
+                };
+                done.map_err(|e| MdError::io(if create { "mkdir" } else { "rmdir" }, dir, e))?;
+                o.meter.tick(0);
+            }
+        }
+    }
+    let mut extra = Extra::default();
+    if p.unique_dir {
+        extra.warnings.push(format!(
+            "with -u each of the {} task(s) handled its own tree of {} directories; the rate \
+             counts one tree, as mdtest does",
+            ctx.tasks(),
+            ctx.shape.num_dirs
+        ));
+    }
+    let op = if create {
+        Op::TreeCreate
+    } else {
+        Op::TreeRemove
+    };
+    close(ctx, op, iteration, o, extra)
+}
+
+/// mdtest's `directory_test`: create, stat, rename, remove (the directory "read" phase of
+/// mdtest does nothing and is not printed, so it is left out).
+fn dir_phases(
+    ctx: &Ctx,
+    iteration: u32,
+    seeds: &Seeds,
+    on: &mut dyn FnMut(Event),
+) -> Result<(), MdError> {
+    let p = ctx.params;
+    let count = ctx.items_per_rank();
+    let dirs = ctx.shape.creation_dirs();
+    let creation = items::Order::Creation(&dirs);
+    let numbered = items::Order::Numbered {
+        shuffle: seeds.random,
+    };
+    let e = ctx.engine;
+    let mut emit = |o: Option<super::PhaseOutcome>| {
+        if let Some(o) = o {
+            on(Event::Phase(&o));
+        }
+    };
+    let sweep = |step, order| Sweep::new(iteration, Kind::Dir, step, order, count);
+    if p.phases.create {
+        let s = sweep(Step::Create, creation);
+        emit(timed_pass(
+            ctx,
+            Op::DirCreate,
+            &s,
+            p.unique_dir,
+            |path, _| no_bytes("mkdir", path, e.mkdir(path)),
+        )?);
+    }
+    if p.phases.stat {
+        let s = sweep(Step::Stat, numbered);
+        emit(timed_pass(ctx, Op::DirStat, &s, false, |path, _| {
+            no_bytes("stat", path, e.stat(path))
+        })?);
+    }
+    if p.phases.rename && count > 1 {
+        let mut o = open(ctx, false)?;
+        items::rename_rotation(ctx, iteration, count, &mut o.meter)?;
+        emit(close(ctx, Op::DirRename, iteration, o, Extra::default())?);
+    }
+    if p.phases.remove {
+        let s = sweep(Step::Remove, creation);
+        emit(timed_pass(ctx, Op::DirRemove, &s, false, |path, _| {
+            no_bytes("rmdir", path, e.rmdir(path))
+        })?);
+    }
+    Ok(())
+}

@@ -1,0 +1,307 @@
+//! `iogauge find`: pfind's command line (GNU-find-like predicates after the paths) plus
+//! iogauge's own options, parsed into a [`FindCommand`] without touching the file system.
+
+use std::path::PathBuf;
+
+use workload::find::{parse_size, NamePattern, Query, DEFAULT_QUEUE_LENGTH, MIN_QUEUE_LENGTH};
+
+/// A parsed `iogauge find` command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindCommand {
+    pub paths: Vec<PathBuf>,
+    pub query: Query,
+    /// `-C`: count only, list nothing.
+    pub count_only: bool,
+    /// `-N`: steal from the previous rank half of the time (pfind's `-N`).
+    pub steal_next: bool,
+    /// `-P`: one result line per rank.
+    pub per_rank: bool,
+    /// `-q N`: per-rank queue capacity before directories spill (pfind's queue length).
+    pub queue_length: usize,
+    pub tasks: Option<usize>,
+    pub json: Option<PathBuf>,
+    pub help: bool,
+}
+
+pub const HELP: &str = "\
+iogauge find: a parallel find with pfind's semantics, as the IO500 find phase uses it
+
+Usage: iogauge find [OPTIONS] PATH... [-newer FILE] [-size Nc] [-name GLOB]
+
+Predicates (all given ones must hold; each at most once):
+  -newer FILE   the entry's ctime is at least FILE's ctime, in whole seconds, both via lstat
+                (pfind; GNU find compares mtime and needs strictly newer)
+  -size Nc      exactly N bytes (lstat's st_size); only the c suffix, as in pfind
+  -name GLOB    unanchored match on the entry name: '*' matches any run, every other character
+                itself, so '*01*' and '01' both mean \"contains 01\" (pfind's regex semantics);
+                ? [ ] \\ ^ $ are refused. Quote the pattern so the shell does not expand it.
+
+Counting (pfind's): every non-directory entry found is examined and counted; directories are
+read, not counted and never matched; an entry whose name does not match is counted without a
+stat. Symlinks are entries, never followed.
+
+Options:
+  --tasks N     ranks (threads) walking the tree together, default 1
+  -C            count only: print no paths
+  -N            an idle rank steals from the previous rank half of the time, else from a
+                random one (pfind -N); default: a random rank
+  -q N          per-rank queue length before directories spill to a private list (pfind -q,
+                default 100000, at least 10)
+  -P            also print one result line per rank
+  -D rates      accepted for pfind compatibility; the rate is always printed
+  --json PATH   write the result document (docs/results-schema.md)
+  -h, --help    this help
+
+Output: matching paths (unless -C), then the counts, runtime and rate (examined entries per
+second over the slowest rank's walk, the IO500's find rate), and as the last line
+MATCHED <found>/<examined>.
+
+Examples:
+  iogauge find --tasks 2 /data/io500 -newer /results/timestampfile -size 3901c -name '*01*' -C
+  iogauge find /tmp/tree -name '*.log'
+";
+
+/// Accepted pfind options iogauge does not provide, with the reason.
+const REFUSED: [(&str, &str); 8] = [
+    ("-H", "splitting one directory between ranks (pfind -H) is not provided"),
+    ("-e", "iogauge never deletes files it did not create (pfind -e erases matches)"),
+    ("-E", "iogauge never deletes directories it did not create (pfind -E)"),
+    ("-s", "pfind's stonewall timer is not provided (the IO500 does not use it)"),
+    ("-M", "thread ranks steal without waiting for the victim, so pfind's readdir batch limit has no meaning"),
+    ("-r", "per-rank result files are not provided; use --json"),
+    ("-regex", "only -name is provided; write the pattern with '*' and literal characters"),
+    ("-v", "verbosity levels are not provided; use -P for per-rank lines"),
+];
+
+/// Every option and predicate name, for suggestions.
+const KNOWN: [&str; 12] = [
+    "-newer", "-size", "-name", "-C", "-N", "-P", "-q", "-D", "--tasks", "--json", "--help", "-h",
+];
+
+fn usage(msg: impl std::fmt::Display) -> String {
+    format!("find: {msg}")
+}
+
+fn suggest(word: &str) -> String {
+    let best = KNOWN
+        .iter()
+        .chain(REFUSED.iter().map(|(n, _)| n))
+        .map(|k| (strsim::normalized_damerau_levenshtein(word, k), k))
+        .filter(|(s, _)| *s >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((_, k)) => format!("; did you mean {k}?"),
+        None => "; see iogauge find --help".to_string(),
+    }
+}
+
+fn number(name: &str, text: &str) -> Result<usize, String> {
+    text.parse()
+        .map_err(|_| usage(format!("{name} {text}: expected a whole number")))
+}
+
+/// `-q10000`: a short option with its number attached.
+fn is_attached_number(arg: &str, name: &str) -> bool {
+    arg.strip_prefix(name)
+        .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Splits `--name=value` and `-qVALUE` forms.
+fn inline_value<'a>(arg: &'a str, name: &str) -> Option<&'a str> {
+    let rest = arg.strip_prefix(name)?;
+    if name.starts_with("--") {
+        rest.strip_prefix('=')
+    } else if rest.is_empty() {
+        None
+    } else {
+        Some(rest.strip_prefix('=').unwrap_or(rest))
+    }
+}
+
+pub fn parse(args: &[String]) -> Result<FindCommand, String> {
+    let mut cmd = FindCommand {
+        paths: Vec::new(),
+        query: Query::default(),
+        count_only: false,
+        steal_next: false,
+        per_rank: false,
+        queue_length: DEFAULT_QUEUE_LENGTH,
+        tasks: None,
+        json: None,
+        help: false,
+    };
+    let mut saw_predicate = false;
+    let mut it = args.iter().map(String::as_str);
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str, what: &str| -> Result<String, String> {
+            if let Some(v) = inline_value(arg, name) {
+                return Ok(v.to_string());
+            }
+            it.next()
+                .map(str::to_string)
+                .ok_or_else(|| usage(format!("{name} needs {what}")))
+        };
+        match arg {
+            "-h" | "--help" => cmd.help = true,
+            "-C" => cmd.count_only = true,
+            "-N" => cmd.steal_next = true,
+            "-P" => cmd.per_rank = true,
+            "-newer" | "-size" | "-name" => {
+                saw_predicate = true;
+                let twice = || usage(format!("{arg} is given twice; give each predicate once"));
+                match arg {
+                    "-newer" => {
+                        let v = value(arg, "a reference file, e.g. -newer /results/timestampfile")?;
+                        if cmd.query.newer.replace(v.into()).is_some() {
+                            return Err(twice());
+                        }
+                    }
+                    "-size" => {
+                        let v = value(arg, "a size in bytes, e.g. -size 3901c")?;
+                        let n = parse_size(&v).map_err(usage)?;
+                        if cmd.query.size.replace(n).is_some() {
+                            return Err(twice());
+                        }
+                    }
+                    _ => {
+                        let v = value(arg, "a pattern, e.g. -name '*01*'")?;
+                        let p =
+                            NamePattern::parse(&v).map_err(|e| usage(format!("-name {v}: {e}")))?;
+                        if cmd.query.name.replace(p).is_some() {
+                            return Err(twice());
+                        }
+                    }
+                }
+            }
+            a if a == "--tasks" || a.starts_with("--tasks=") => {
+                let v = value("--tasks", "a number of ranks")?;
+                cmd.tasks = Some(number("--tasks", &v)?);
+            }
+            a if a == "--json" || a.starts_with("--json=") => {
+                cmd.json = Some(value("--json", "a file path")?.into());
+            }
+            a if a == "-q" || a.starts_with("-q=") || is_attached_number(a, "-q") => {
+                let v = value("-q", "a queue length, e.g. -q 10000")?;
+                let n = number("-q", &v)?;
+                if n < MIN_QUEUE_LENGTH {
+                    return Err(usage(format!(
+                        "-q {n}: the queue must hold at least {MIN_QUEUE_LENGTH} directories (as in pfind)"
+                    )));
+                }
+                cmd.queue_length = n;
+            }
+            a if a == "-D" || a.starts_with("-D=") || a == "-Drates" => {
+                let v = value("-D", "rates")?;
+                if v != "rates" {
+                    return Err(usage(format!(
+                        "-D {v}: only -D rates is known (as in pfind)"
+                    )));
+                }
+            }
+            a if a.starts_with('-') && a.len() > 1 => {
+                let name = a.split('=').next().unwrap_or(a);
+                let refused = REFUSED.iter().find(|(n, _)| {
+                    // pfind's short options also come as -H1, -vvv.
+                    let flag = n.as_bytes()[1];
+                    *n == name
+                        || (n.len() == 2
+                            && name.starts_with(n)
+                            && name
+                                .bytes()
+                                .skip(2)
+                                .all(|b| b.is_ascii_digit() || b == flag))
+                });
+                return Err(usage(match refused {
+                    Some((n, why)) => format!("{n} is not supported: {why}"),
+                    None => format!(
+                        "unknown option or predicate {a}{} (predicates: -newer, -size, -name)",
+                        suggest(name)
+                    ),
+                }));
+            }
+            path => {
+                if saw_predicate {
+                    return Err(usage(format!(
+                        "paths must come before the predicates: '{path}' (if it came from an \
+                         unquoted pattern, quote it: -name '*01*')"
+                    )));
+                }
+                cmd.paths.push(path.into());
+            }
+        }
+    }
+    if cmd.paths.is_empty() && !cmd.help {
+        return Err(usage(
+            "no path given; usage: iogauge find [OPTIONS] PATH... [-newer FILE] [-size Nc] [-name GLOB]",
+        ));
+    }
+    Ok(cmd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(line: &str) -> Result<FindCommand, String> {
+        parse(
+            &line
+                .split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn io500_command_line() {
+        let c = p("/data -newer /r/timestampfile -size 3901c -name *01* -C -q 10000").unwrap();
+        assert_eq!(c.paths, [PathBuf::from("/data")]);
+        assert_eq!(c.query.newer, Some("/r/timestampfile".into()));
+        assert_eq!(c.query.size, Some(3901));
+        assert_eq!(c.query.name.as_ref().map(|n| n.as_str()), Some("*01*"));
+        assert!(c.count_only && !c.steal_next && !c.per_rank);
+        assert_eq!(c.queue_length, 10000);
+        let c = p("--tasks 4 -N a b -P -q=20 --json=x.json").unwrap();
+        assert_eq!(
+            (c.tasks, c.steal_next, c.per_rank, c.queue_length),
+            (Some(4), true, true, 20)
+        );
+        assert_eq!(c.paths, [PathBuf::from("a"), "b".into()]);
+        assert_eq!(c.json, Some("x.json".into()));
+        assert_eq!(p("d -q50 -D rates").unwrap().queue_length, 50);
+        assert_eq!(p("d").unwrap().queue_length, DEFAULT_QUEUE_LENGTH);
+        assert!(p("--help").unwrap().help);
+    }
+
+    #[test]
+    fn bad_input_is_named() {
+        for (line, needle) in [
+            ("", "no path given"),
+            ("d -size 3901", "only sizes in bytes with the c suffix"),
+            ("d -size", "-size needs a size"),
+            ("d -newer", "-newer needs a reference file"),
+            ("d -name", "-name needs a pattern"),
+            ("d -name f?", "'?' is not supported"),
+            ("d -sise 3901c", "did you mean -size?"),
+            ("d --task 2", "did you mean --tasks?"),
+            ("d -type f", "unknown option or predicate -type"),
+            ("d -H 1", "-H is not supported"),
+            ("d -H1", "-H is not supported"),
+            ("d -vvv", "-v is not supported"),
+            ("d -quiet", "unknown option or predicate -quiet"),
+            ("d -e", "never deletes"),
+            ("d -regex x", "only -name"),
+            ("d -q 5", "at least 10"),
+            ("d -q x", "-q x: expected a whole number"),
+            ("d --tasks two", "--tasks two"),
+            ("d -name a -name b", "-name is given twice"),
+            (
+                "d -name file01 file101",
+                "paths must come before the predicates: 'file101'",
+            ),
+            ("d -D debug", "only -D rates"),
+        ] {
+            let e = p(line).unwrap_err();
+            assert!(e.starts_with("find: ") && e.contains(needle), "{line}: {e}");
+        }
+    }
+}

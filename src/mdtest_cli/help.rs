@@ -1,0 +1,171 @@
+//! `iogauge mdtest --help`, generated from the option table.
+
+use std::fmt::Write;
+
+use super::options::{Arg, OptSpec, GROUPS, OPTIONS, REFUSED};
+
+const WIDTH: usize = 100;
+const COLUMN: usize = 34;
+
+const INTRO: &str = "\
+Usage: iogauge mdtest [OPTIONS]
+
+mdtest-compatible metadata benchmark: paste an mdtest command line after `iogauge mdtest` and get
+the same directories, the same item names, the same phase order and comparable rates. Tasks are
+threads on this machine (--tasks N, default 1); -N keeps mdtest's meaning (the task stride).
+Numbers take k, m, g (powers of 1024): -n 1k = 1024. Short options: -n 5, -n5, -n=5; flags group
+and count (-uF, -vv) and take explicit values (-F=0). Long options: --name=value or --name value.
+Every operation's latency is recorded: the rate table gets p50/p99/max columns (microseconds)
+to the right of mdtest's, and --json PATH writes the full result document.
+Marks: [mdtest*] mdtest's option, behaviour noted below; [iogauge] new.";
+
+const NOTES: &str = "\
+Where iogauge differs from mdtest:
+  - The time table is titled `SUMMARY time (in s)`: its values are phase durations in seconds
+    (mdtest says `ms/op` but prints seconds, too).
+  - After a stonewall (or with a -x count) a second line gives the items actually used; mdtest
+    prints only the configured count.
+  - The read phase opens files read-only (mdtest's POSIX back end opens them read-write).
+  - The default data pattern is incompressible (mdtest's is timestamp: identical files).
+  - -X compares the first -e bytes against a -w sized file; mdtest fails when -e < -w is not a
+    multiple of 8. A short read counts as an error in both.
+  - -R is a seeded permutation per task (mdtest's rand() shuffle gives another order); it
+    shuffles the stat and the read phase, as mdtest's code does.
+  - With -u -N and -z > 0 the shifted tasks use the tree owner's subdirectory names (mdtest uses
+    its own and fails to find them).
+  - A create refuses test directories that already exist; stat, read and remove refuse missing
+    ones. Nothing outside the test directories is touched; -d itself is removed only when this
+    run created it and removed its items.
+  - An I/O error stops the run with status 1 (mdtest warns and carries on).
+  - -W refuses -n with -I (mdtest would create only the first test directory).
+  - -F with -D is refused (mdtest treats it as neither). -n 0 without -I is refused.
+  - -v prints per-phase lines with a `V-1: ` prefix but without mdtest's source line numbers.";
+
+const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "files in a tree per task, all phases",
+        "--tasks 4 -n 2000 -F -u -d /tmp/md",
+    ),
+    (
+        "IO500 mdtest-hard shape: 3901-byte files, written and read back",
+        "--tasks 4 -n 2000 -F -w 3901 -e 3901 -X -d /tmp/mdh",
+    ),
+    (
+        "a tree of depth 2 and branching factor 3, directories and files",
+        "--tasks 2 -n 500 -z 2 -b 3 -d /tmp/tree",
+    ),
+    (
+        "stonewalled create; the count goes to /tmp/sw",
+        "--tasks 2 -n 100000 -F -u -C -W 5 -x /tmp/sw -d /tmp/md2",
+    ),
+    (
+        "then stat and remove exactly the items created",
+        "--tasks 2 -n 100000 -F -u -T -x /tmp/sw -d /tmp/md2",
+    ),
+    ("", "--tasks 2 -n 100000 -F -u -r -x /tmp/sw -d /tmp/md2"),
+];
+
+fn names(o: &OptSpec) -> String {
+    let mut s = match (o.short, o.long) {
+        (Some(c), Some(l)) => format!("-{c}, --{l}"),
+        (Some(c), None) => format!("-{c}"),
+        (None, Some(l)) => format!("    --{l}"),
+        (None, None) => String::new(),
+    };
+    if o.arg == Arg::Value {
+        let _ = write!(s, " {}", o.meta);
+    }
+    s
+}
+
+/// Word-wraps `text` to lines of at most `width` characters.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let line = lines.last_mut().expect("never empty");
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+pub fn help_text() -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{INTRO}");
+    for (group, title) in GROUPS {
+        let _ = writeln!(out, "\n{title}:");
+        for o in OPTIONS.iter().filter(|o| o.group == group) {
+            let mut text = o.help.to_string();
+            if !o.default.is_empty() {
+                let _ = write!(text, " [default {}]", o.default);
+            }
+            if o.differs {
+                text.push_str(" [mdtest*]");
+            } else if o.new {
+                text.push_str(" [iogauge]");
+            }
+            let name = format!("  {}", names(o));
+            let body = wrap(&text, WIDTH - COLUMN);
+            if name.len() + 2 > COLUMN {
+                let _ = writeln!(out, "{name}");
+                for l in body {
+                    let _ = writeln!(out, "{:COLUMN$}{l}", "");
+                }
+            } else {
+                for (i, l) in body.iter().enumerate() {
+                    let left = if i == 0 { name.as_str() } else { "" };
+                    let _ = writeln!(out, "{left:COLUMN$}{l}");
+                }
+            }
+        }
+    }
+    let _ = writeln!(out, "\nmdtest options iogauge refuses (exit status 2):");
+    for r in REFUSED {
+        let name = super::options::display_refused(r);
+        let body = wrap(r.reason, WIDTH - COLUMN);
+        for (i, l) in body.iter().enumerate() {
+            let left = if i == 0 {
+                format!("  {name}")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "{left:COLUMN$}{l}");
+        }
+    }
+    let _ = writeln!(out, "\n{NOTES}\n\nExamples:");
+    for (what, line) in EXAMPLES {
+        if !what.is_empty() {
+            let _ = writeln!(out, "  # {what}");
+        }
+        let _ = writeln!(out, "  iogauge mdtest {line}");
+    }
+    let _ = writeln!(
+        out,
+        "\nExit status: 0 success; 1 the benchmark ran but failed (I/O or verification error);\n\
+         2 bad usage or bad input, found before any file is touched."
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_and_refusal_is_listed() {
+        let h = help_text();
+        for o in OPTIONS {
+            assert!(h.contains(&names(o)), "{}", names(o));
+        }
+        for r in REFUSED {
+            assert!(h.contains(&super::super::options::display_refused(r)));
+        }
+        assert!(h.lines().all(|l| l.len() <= WIDTH + 20), "long line");
+    }
+}

@@ -1,0 +1,294 @@
+//! The `iogauge mdtest` option table: every accepted option (mdtest's letter and long name)
+//! and every mdtest option that is refused by name. The parser and the help text read these
+//! tables; nothing else lists options.
+
+/// Whether an option takes a value. Flags count (`-vvv`) and take explicit values (`-F=0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg {
+    Flag,
+    Value,
+}
+
+/// Help-text sections, in display order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Phases,
+    Layout,
+    Data,
+    Time,
+    Output,
+    Backend,
+    Iogauge,
+}
+
+pub const GROUPS: [(Group, &str); 7] = [
+    (Group::Phases, "Phases and what is tested"),
+    (Group::Layout, "Items, tree and names"),
+    (Group::Data, "File data and verification"),
+    (Group::Time, "Timing, stonewalling, iterations and order"),
+    (Group::Output, "Output"),
+    (Group::Backend, "Back end (-a) and back-end module options"),
+    (Group::Iogauge, "Tasks and iogauge's own options"),
+];
+
+/// What an option sets; the parser maps each to a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Api,
+    Branch,
+    Create,
+    Dir,
+    DirsOnly,
+    ReadBytes,
+    ReadOnly,
+    FilesOnly,
+    Seed,
+    Iterations,
+    ItemsPerDir,
+    LeafOnly,
+    Items,
+    Stride,
+    RateAndTime,
+    Remove,
+    Random,
+    RandomSeed,
+    TimeUniqueDir,
+    Stat,
+    Unique,
+    Rename,
+    Verbose,
+    VerboseValue,
+    WriteBytes,
+    Stonewall,
+    StatusFile,
+    VerifyRead,
+    SyncFile,
+    CallSync,
+    Depth,
+    PrintTime,
+    DataPacket,
+    RankCsv,
+    RankStats,
+    Tasks,
+    FakeNodes,
+    FakePlacement,
+    Json,
+    DummyCreate,
+    DummySync,
+    DummyOnlyRank0,
+    Help,
+}
+
+/// One accepted option.
+#[derive(Debug, Clone, Copy)]
+pub struct OptSpec {
+    pub short: Option<char>,
+    /// Matched case-sensitively, like mdtest's.
+    pub long: Option<&'static str>,
+    pub arg: Arg,
+    pub target: Target,
+    pub group: Group,
+    /// mdtest's option whose behaviour iogauge changes (noted in the help).
+    pub differs: bool,
+    /// An iogauge addition.
+    pub new: bool,
+    pub meta: &'static str,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// One refused option: named so it is never silently ignored.
+#[derive(Debug, Clone, Copy)]
+pub struct Refused {
+    pub short: Option<char>,
+    pub long: Option<&'static str>,
+    pub reason: &'static str,
+}
+
+/// Where an option comes from.
+#[derive(Clone, Copy)]
+enum Origin {
+    Mdtest,
+    Differs,
+    New,
+}
+
+#[allow(clippy::too_many_arguments)]
+const fn o(
+    short: char,
+    long: &'static str,
+    arg: Arg,
+    target: Target,
+    group: Group,
+    origin: Origin,
+    meta: &'static str,
+    default: &'static str,
+    help: &'static str,
+) -> OptSpec {
+    OptSpec {
+        short: if short == ' ' { None } else { Some(short) },
+        long: if long.is_empty() { None } else { Some(long) },
+        arg,
+        target,
+        group,
+        differs: matches!(origin, Origin::Differs),
+        new: matches!(origin, Origin::New),
+        meta,
+        default,
+        help,
+    }
+}
+
+const fn no(short: char, long: &'static str, reason: &'static str) -> Refused {
+    Refused {
+        short: if short == ' ' { None } else { Some(short) },
+        long: if long.is_empty() { None } else { Some(long) },
+        reason,
+    }
+}
+
+use Arg::{Flag, Value};
+use Group as G;
+use Origin::{Differs, Mdtest, New};
+use Target as T;
+
+#[rustfmt::skip]
+pub const OPTIONS: &[OptSpec] = &[
+    o('C', "", Flag, T::Create, G::Phases, Mdtest, "", "", "create phase only (tree, directories, files)"),
+    o('T', "", Flag, T::Stat, G::Phases, Mdtest, "", "", "stat phase only"),
+    o('E', "", Flag, T::ReadOnly, G::Phases, Differs, "", "", "read phase only (files are opened read-only)"),
+    o('r', "", Flag, T::Remove, G::Phases, Mdtest, "", "", "remove phase only (items, tree, test directory)"),
+    o('U', "", Flag, T::Rename, G::Phases, Mdtest, "", "", "directory rename phase (none of -C -T -E -r -U: all five phases)"),
+    o('F', "", Flag, T::FilesOnly, G::Phases, Mdtest, "", "", "files only"),
+    o('D', "", Flag, T::DirsOnly, G::Phases, Mdtest, "", "", "directories only (neither -F nor -D: both)"),
+    o('n', "", Value, T::Items, G::Layout, Mdtest, "N", "0", "items per task, spread over the tree (rounded down to a multiple of its directories)"),
+    o('I', "", Value, T::ItemsPerDir, G::Layout, Mdtest, "N", "0", "items per directory; with -n (no -u): n / I test directories"),
+    o('z', "", Value, T::Depth, G::Layout, Mdtest, "N", "0", "depth of the directory tree"),
+    o('b', "", Value, T::Branch, G::Layout, Mdtest, "N", "1", "branching factor of the tree"),
+    o('L', "", Flag, T::LeafOnly, G::Layout, Mdtest, "", "", "items only in the leaf directories"),
+    o('u', "", Flag, T::Unique, G::Layout, Differs, "", "", "a tree per task: mdtest_tree.<rank>.0"),
+    o('d', "", Value, T::Dir, G::Layout, Mdtest, "DIR", "./out", "test directory (only its last component is created); a@b@c spreads -u tasks"),
+    o('N', "", Value, T::Stride, G::Layout, Differs, "N", "0", "task stride between phases (each phase works on another task's items; x tasks per node on several nodes)"),
+    o('w', "", Value, T::WriteBytes, G::Data, Mdtest, "BYTES", "0", "bytes written to each file right after its create"),
+    o('e', "", Value, T::ReadBytes, G::Data, Mdtest, "BYTES", "0", "bytes read from each file in the read phase (0: open and close only)"),
+    o('y', "", Flag, T::SyncFile, G::Data, Mdtest, "", "", "fsync each file after its write"),
+    o('X', "verify-read", Flag, T::VerifyRead, G::Data, Differs, "", "", "verify the bytes read (needs -e; without -w in the same run, -G)"),
+    o('G', "", Value, T::Seed, G::Data, Mdtest, "N", "-1", "seed of the data pattern (-1: rank 0's clock)"),
+    o(' ', "dataPacketType", Value, T::DataPacket, G::Data, Differs, "TYPE", "incompressible", "file contents: timestamp, offset, incompressible or random (first letter counts)"),
+    o('i', "", Value, T::Iterations, G::Time, Mdtest, "N", "1", "iterations"),
+    o('W', "", Value, T::Stonewall, G::Time, Mdtest, "SECONDS", "0", "stonewall: stop the file create phase after this time, then every task continues to the largest count"),
+    o('x', "", Value, T::StatusFile, G::Time, Mdtest, "FILE", "", "stonewall status file: create -W writes the count, later runs use it"),
+    o('Y', "", Flag, T::CallSync, G::Time, Mdtest, "", "", "sync(2) after every phase, inside its time"),
+    o('t', "", Flag, T::TimeUniqueDir, G::Time, Mdtest, "", "", "with -u: include the per-task directory set-up in the create time"),
+    o('R', "", Flag, T::Random, G::Time, Differs, "", "", "stat and read in a random order (a seeded permutation per task)"),
+    o(' ', "random-seed", Value, T::RandomSeed, G::Time, Mdtest, "N", "0", "seed for -R (0: rank 0's clock); > 0 also turns -R on, as in mdtest"),
+    o('P', "", Flag, T::RateAndTime, G::Output, Mdtest, "", "", "print the rate and the time table"),
+    o('Z', "", Flag, T::PrintTime, G::Output, Differs, "", "", "print the time table (seconds) instead of the rate table"),
+    o(' ', "showRankStatistics", Flag, T::RankStats, G::Output, Mdtest, "", "", "add per-task Max/Min/Mean columns"),
+    o(' ', "saveRankPerformanceDetails", Value, T::RankCsv, G::Output, Mdtest, "FILE", "", "per-task rates and times as CSV"),
+    o('v', "", Flag, T::Verbose, G::Output, Differs, "", "", "verbosity: per-phase time and rate lines (repeatable)"),
+    o('V', "", Value, T::VerboseValue, G::Output, Mdtest, "N", "0", "verbosity as a number"),
+    o('a', "", Value, T::Api, G::Backend, Mdtest, "API", "POSIX", "back end: POSIX or DUMMY (case-insensitive)"),
+    o(' ', "dummy.delay-create", Value, T::DummyCreate, G::Backend, New, "USEC", "0", "DUMMY: delay of each create, mkdir and rename"),
+    o(' ', "dummy.delay-sync", Value, T::DummySync, G::Backend, New, "USEC", "0", "DUMMY: delay of each fsync (-y) and sync (-Y)"),
+    o(' ', "dummy.delay-only-rank0", Flag, T::DummyOnlyRank0, G::Backend, New, "", "", "DUMMY: delay task 0 only (a built-in straggler)"),
+    o(' ', "tasks", Value, T::Tasks, G::Iogauge, New, "N", "1", "number of tasks, run as threads"),
+    o(' ', "fake-nodes", Value, T::FakeNodes, G::Iogauge, New, "K", "", "pretend the tasks run on K nodes (testing aid for -N)"),
+    o(' ', "fake-placement", Value, T::FakePlacement, G::Iogauge, New, "block|round-robin", "block", "how tasks map to the fake nodes"),
+    o(' ', "json", Value, T::Json, G::Iogauge, New, "PATH", "", "write iogauge's full result document to PATH (after every phase)"),
+    o('h', "help", Flag, T::Help, G::Iogauge, Mdtest, "", "", "this help"),
+];
+
+const SWEEP: &str =
+    "task-count sweeps are not supported: run one iogauge mdtest per task count (--tasks N)";
+const GPU: &str = "GPU buffers are not supported by iogauge";
+
+#[rustfmt::skip]
+pub const REFUSED: &[Refused] = &[
+    no('B', "", "running phases without barriers is not supported (mdtest itself aborts with -B at this version)"),
+    no('c', "", "collective creates (task 0 creating every task's items) are not supported"),
+    no('f', "", SWEEP),
+    no('l', "", SWEEP),
+    no('s', "", SWEEP),
+    no('k', "", "mknod creates are not supported"),
+    no('p', "", "the pre-iteration delay is not supported"),
+    no('S', "", "shared-file mode is not supported"),
+    no('g', "", "Lustre directory layouts are not supported"),
+    no(' ', "print-all-procs", "not supported; --json PATH records every task's times"),
+    no(' ', "savePerOpDataCSV", "not supported; --json PATH records per-operation latency histograms and a time series"),
+    no(' ', "warningAsErrors", "not supported by iogauge"),
+    no(' ', "run-cmd-before-phase", "running external commands around phases is not supported"),
+    no(' ', "run-cmd-after-phase", "running external commands around phases is not supported"),
+    no(' ', "verify-write", "not supported; verify in the read phase with -e and -X"),
+    no(' ', "allocateBufferOnGPU", GPU),
+    no(' ', "GPUid", GPU),
+    no(' ', "gpuDirect", GPU),
+];
+
+/// Back-end module prefixes (`--<module>.<option>`); unknown options under them are refused.
+pub const MODULE_PREFIXES: &[&str] = &[
+    "posix", "mmap", "mpiio", "hdf5", "ncmpi", "dfs", "hdfs", "rados", "cephfs", "ime", "libnfs",
+    "chfs", "finchfs", "aio", "s3-libs3", "s3-4c", "s3-curl", "s3", "gfarm", "pmdk", "dummy",
+];
+
+pub fn by_short(c: char) -> Option<&'static OptSpec> {
+    OPTIONS.iter().find(|o| o.short == Some(c))
+}
+
+pub fn by_long(name: &str) -> Option<&'static OptSpec> {
+    OPTIONS.iter().find(|o| o.long == Some(name))
+}
+
+pub fn refused_short(c: char) -> Option<&'static Refused> {
+    REFUSED.iter().find(|r| r.short == Some(c))
+}
+
+pub fn refused_long(name: &str) -> Option<&'static Refused> {
+    REFUSED.iter().find(|r| r.long == Some(name))
+}
+
+pub fn module_of(name: &str) -> Option<&'static str> {
+    let (prefix, _) = name.split_once('.')?;
+    MODULE_PREFIXES
+        .iter()
+        .copied()
+        .find(|m| m.eq_ignore_ascii_case(prefix))
+}
+
+/// `-B`, `--print-all-procs`.
+pub fn display_refused(r: &Refused) -> String {
+    match (r.short, r.long) {
+        (Some(c), Some(l)) => format!("-{c} (--{l})"),
+        (Some(c), None) => format!("-{c}"),
+        (None, Some(l)) => format!("--{l}"),
+        (None, None) => "?".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_are_unique_across_accepted_and_refused() {
+        let mut shorts = HashSet::new();
+        let mut longs = HashSet::new();
+        let all = OPTIONS
+            .iter()
+            .map(|o| (o.short, o.long))
+            .chain(REFUSED.iter().map(|r| (r.short, r.long)));
+        for (s, l) in all {
+            if let Some(s) = s {
+                assert!(shorts.insert(s), "short -{s} twice");
+            }
+            if let Some(l) = l {
+                assert!(longs.insert(l), "long --{l} twice");
+            }
+        }
+        for o in OPTIONS {
+            assert!(o.short.is_some() || o.long.is_some());
+            assert_eq!(o.arg == Arg::Value, !o.meta.is_empty(), "{:?}", o.target);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+mod bad_input;
+mod counts;
+mod layout;
+mod output;
+mod stonewall;
+mod verify;
