@@ -1,6 +1,7 @@
 //! Thread ranks: N ranks as threads of one process, sharing one rendezvous point.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::{Comm, CommError, NodeMap};
@@ -18,9 +19,16 @@ struct State {
 struct Shared {
     size: usize,
     state: Mutex<State>,
+    /// Mirrors `State::generation` and `State::failed` so waiters can spin without the lock.
+    generation: AtomicU64,
+    failed: AtomicBool,
     wake: Condvar,
     node_map: NodeMap,
 }
+
+/// Busy-wait rounds before a waiter sleeps; the last `YIELD_ROUNDS` yield the CPU instead.
+const SPIN_ROUNDS: u32 = 300;
+const YIELD_ROUNDS: u32 = 100;
 
 /// One thread rank's handle.
 pub struct ThreadComm {
@@ -74,9 +82,29 @@ impl Comm for ThreadComm {
             st.last = Arc::new(slots);
             st.arrived = 0;
             st.generation += 1;
+            self.shared
+                .generation
+                .store(st.generation, Ordering::Release);
             self.shared.wake.notify_all();
             return Ok((*st.last).clone());
         }
+        // Waking a sleeping thread costs tens of microseconds to milliseconds, and that delay
+        // lands inside the timed window that follows the barrier. Spin a little (yielding
+        // after a while, so oversubscribed ranks still make progress) before sleeping.
+        drop(st);
+        for i in 0..SPIN_ROUNDS {
+            if self.shared.generation.load(Ordering::Acquire) != my_generation
+                || self.shared.failed.load(Ordering::Acquire)
+            {
+                break;
+            }
+            if i < SPIN_ROUNDS - YIELD_ROUNDS {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        let mut st = self.lock();
         while st.generation == my_generation {
             if let Some(e) = peer_failed(&st) {
                 return Err(e);
@@ -93,6 +121,7 @@ impl Comm for ThreadComm {
         if st.failed.is_none() {
             st.failed = Some((self.rank, message.to_string()));
         }
+        self.shared.failed.store(true, Ordering::Release);
         self.shared.wake.notify_all();
     }
 }
@@ -130,6 +159,8 @@ where
             failed: None,
         }),
         wake: Condvar::new(),
+        generation: AtomicU64::new(0),
+        failed: AtomicBool::new(false),
         node_map,
     });
     std::thread::scope(|scope| {

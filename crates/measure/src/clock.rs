@@ -1,29 +1,27 @@
 //! Process-wide clocks.
 //!
-//! `now_ns` is the only clock the hot path reads: monotonic, relative to one epoch shared by every
-//! thread of the process, so timestamps taken on different thread ranks compare directly.
+//! `now_ns` is the only clock the hot path reads: monotonic and shared by every thread of the
+//! process, so timestamps taken on different thread ranks compare directly.
 
-use std::sync::OnceLock;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-static EPOCH: OnceLock<Instant> = OnceLock::new();
-
-/// Fixes the process epoch now. Call once at start-up so the first measured operation does not
-/// pay for the initialisation (and so the epoch precedes every phase).
+/// Reads the clock once, so the vDSO page is mapped before the first measured operation.
 pub fn init() {
-    epoch();
+    now_ns();
 }
 
-#[inline]
-fn epoch() -> Instant {
-    *EPOCH.get_or_init(Instant::now)
-}
-
-/// Monotonic nanoseconds since the process epoch (one `clock_gettime` via the vDSO).
+/// Monotonic nanoseconds (`CLOCK_MONOTONIC`, one `clock_gettime` through the vDSO, no
+/// arithmetic beyond one multiply-add). The same clock for every thread of the process, so
+/// timestamps taken on different thread ranks compare directly.
 #[inline]
 pub fn now_ns() -> u64 {
-    // u64 nanoseconds cover 584 years, so the narrowing cannot lose anything in practice.
-    epoch().elapsed().as_nanos() as u64
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_MONOTONIC always exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 /// Wall-clock nanoseconds since the UNIX epoch, for timestamps in results; not for intervals,

@@ -51,6 +51,13 @@ impl IntervalSeries {
         }
     }
 
+    /// Moves the epoch of an empty series, so a series can be allocated before a timed window
+    /// and anchored once the window's start is known.
+    pub fn set_epoch(&mut self, epoch_ns: u64) {
+        debug_assert!(self.buckets.is_empty(), "set_epoch on a series with data");
+        self.epoch_ns = epoch_ns;
+    }
+
     /// Counts one operation of `bytes` at time `now_ns`. Times before the epoch count in bucket 0.
     #[inline]
     pub fn record(&mut self, now_ns: u64, bytes: u64) {

@@ -202,8 +202,16 @@ pub(crate) fn run_phase(
         std::thread::sleep(Duration::from_secs(p.inter_test_delay_s));
     }
 
+    // Recorders are allocated (and their pages touched) outside every timed window.
+    let mut meter = Meter {
+        latency: LatencyHistogram::new(),
+        series: IntervalSeries::new(ctx.interval_ns, 0),
+        prev: 0,
+        bytes: 0,
+    };
     // The barrier before open; rank 0's clock becomes the epoch of the interval series.
     let epoch = comm.broadcast_u64(now_ns(), 0)?;
+    meter.series.set_epoch(epoch);
     let mode = if plan.mode == Mode::Write {
         OpenMode::CreateKeep
     } else {
@@ -244,12 +252,7 @@ pub(crate) fn run_phase(
     };
     let deadline_ns = p.deadline_for_stonewalling_s * 1_000_000_000;
     let xfer_start = now_ns();
-    let mut meter = Meter {
-        latency: LatencyHistogram::new(),
-        series: IntervalSeries::new(ctx.interval_ns, epoch),
-        prev: xfer_start,
-        bytes: 0,
-    };
+    meter.prev = xfer_start;
     let mut done = drive(&mut mover, &mut meter, 0, end, xfer_start, deadline_ns)?;
 
     let mut stonewall = None;
