@@ -120,8 +120,8 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/ior_vs_fio.XXXXXX")
 BASES=()
 cleanup() {
   local b
-  for b in "${BASES[@]}"; do
-    [ -n "$b" ] && rm -rf -- "$b"
+  for b in ${BASES[@]+"${BASES[@]}"}; do
+    rm -rf -- "$b"
   done
   rm -rf -- "$WORK"
 }
@@ -265,7 +265,7 @@ measure() { # $1 = phase label (warmup|run), $2 = run number, $3 = dir index, $4
     times >"$times_out"
     exit "$rc"
   ); then
-    [ "$tool" = fio ] && [ -f "$res" ] && cat -- "$res" >>"$log"
+    if [ "$tool" = fio ] && [ -f "$res" ]; then cat -- "$res" >>"$log"; fi
     fail_tool "$tool" "$log"
   fi
   local parsed
@@ -274,7 +274,7 @@ measure() { # $1 = phase label (warmup|run), $2 = run number, $3 = dir index, $4
   sync
   if [ -n "$LOGDIR" ]; then
     cp -- "$log" "$res" "$LOGDIR/" 2>/dev/null || true
-    [ "$tool" = fio ] && cp -- "$job" "$LOGDIR/"
+    if [ "$tool" = fio ]; then cp -- "$job" "$LOGDIR/"; fi
   fi
   local op bw nbytes secs bw_longest
   while read -r op bw nbytes secs bw_longest; do
@@ -294,7 +294,7 @@ measure() { # $1 = phase label (warmup|run), $2 = run number, $3 = dir index, $4
 }
 
 TOOLS=(iogauge fio)
-[ "$NO_RAW" != 1 ] && TOOLS+=(raw)
+if [ "$NO_RAW" != 1 ]; then TOOLS+=(raw); fi
 
 # Tool order of run r: the orders below in turn, so that iogauge and fio alternate in going
 # first and, over 6 runs, every tool takes every position equally often (on this VM the first
@@ -326,7 +326,7 @@ round() { # $1 = label, $2 = run number
     read -r -a order <<<"${ORDERS3[$((($2 - 1) % 6))]}"
   fi
   for di in "${!DIR_LIST[@]}"; do
-    [ "$PRIME" = 1 ] && prime "$di"
+    if [ "$PRIME" = 1 ]; then prime "$di"; fi
     for t in "${order[@]}"; do
       measure "$1" "$2" "$di" "$t"
     done

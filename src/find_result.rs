@@ -1,10 +1,10 @@
 //! A find outcome as a result document (`results` crate): workload "find", one phase "find"
-//! whose `ops` are the examined entries and `iops` the rate. The schema has no field for a
-//! workload's own counters yet, so matches, directories, stats and steals go under
-//! `parameters.counts` (totals and per rank).
+//! whose `ops` are the examined entries and `iops` the rate; matches, directories, stats and
+//! steals are the phase's `counters` (totals, and per rank in `per_rank[].counters`).
 
 use results::{OperationSummary, PhaseResult, PhaseTimes, RankTimes, RunResult};
 use serde_json::json;
+use std::collections::BTreeMap;
 use workload::find::{Counts, FindOutcome};
 
 use crate::find_cli::FindCommand;
@@ -12,20 +12,23 @@ use crate::world::RankSetup;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-fn counts_json(c: &Counts) -> serde_json::Value {
-    json!({
-        "found": c.found,
-        "examined": c.examined,
-        "directories": c.dirs,
-        "dirents": c.dirents,
-        "lstat_calls": c.stats,
-        "unknown_type_entries": c.unknown,
-        "stat_errors": c.stat_errors,
-        "unreadable_directories": c.unreadable_dirs,
-        "steal_tries": c.steal_tries,
-        "directories_stolen": c.stolen,
-        "directories_spilled": c.spilled,
-    })
+fn counters(c: &Counts) -> BTreeMap<String, u64> {
+    [
+        ("found", c.found),
+        ("examined", c.examined),
+        ("directories", c.dirs),
+        ("dirents", c.dirents),
+        ("lstat_calls", c.stats),
+        ("unknown_type_entries", c.unknown),
+        ("stat_errors", c.stat_errors),
+        ("unreadable_directories", c.unreadable_dirs),
+        ("steal_tries", c.steal_tries),
+        ("directories_stolen", c.stolen),
+        ("directories_spilled", c.spilled),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v as u64))
+    .collect()
 }
 
 fn phase(o: &FindOutcome) -> PhaseResult {
@@ -57,8 +60,10 @@ fn phase(o: &FindOutcome) -> PhaseResult {
             close_stop_s: rel(r.end_ns),
             bytes: 0,
             ops: r.counts.examined,
+            counters: counters(&r.counts),
         })
         .collect();
+    p.counters = counters(&o.total);
     p
 }
 
@@ -80,7 +85,7 @@ pub fn result_document(
         launcher: "threads".to_string(),
     };
     let q = &cmd.query;
-    let mut params = json!({
+    let params = json!({
         "paths": cmd.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "newer": q.newer.as_ref().map(|p| p.display().to_string()),
         "newer_ctime": outcome.and_then(|o| o.newer_ctime),
@@ -92,10 +97,6 @@ pub fn result_document(
         "latency": "per directory: the engine's read_dir (open, read every entry, close)",
     });
     if let Some(o) = outcome {
-        params["counts"] = json!({
-            "total": counts_json(&o.total),
-            "per_rank": o.ranks.iter().map(|r| counts_json(&r.counts)).collect::<Vec<_>>(),
-        });
         let p = phase(o);
         doc.summary.push(OperationSummary {
             operation: "find".to_string(),

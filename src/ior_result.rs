@@ -52,6 +52,7 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
             close_stop_s: r.close_stop - t0,
             bytes: r.bytes,
             ops: r.ops,
+            counters: Default::default(),
         })
         .collect();
     p.stonewall = o.stonewall.map(|s| Stonewall {

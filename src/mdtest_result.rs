@@ -47,6 +47,7 @@ pub fn phase_result(o: &PhaseOutcome, write_bytes: u64) -> PhaseResult {
                 close_stop_s: r.end - t0,
                 bytes: r.bytes,
                 ops: r.items,
+                counters: Default::default(),
             }
         })
         .collect();

@@ -5,6 +5,7 @@ use crate::environment::{self, Environment};
 use crate::time::{compact_utc, now_rfc3339, rfc3339_utc};
 use measure::{HistogramSummary, SeriesSummary, Stats};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::time::SystemTime;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -84,6 +85,10 @@ pub struct PhaseResult {
     pub stonewall: Option<Stonewall>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<Verification>,
+    /// Counts of the workload's own (find: "found", "directories", "lstat_calls", ...), totals
+    /// over all ranks.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<String, u64>,
     pub warnings: Vec<String>,
 }
 
@@ -97,7 +102,7 @@ pub struct PhaseTimes {
     pub total_s: f64,
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 pub struct RankTimes {
     pub rank: u64,
     pub open_start_s: f64,
@@ -108,6 +113,9 @@ pub struct RankTimes {
     pub close_stop_s: f64,
     pub bytes: u64,
     pub ops: u64,
+    /// This rank's share of `PhaseResult::counters`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<String, u64>,
 }
 
 /// What a deadline (`-D`) cut short.
@@ -214,6 +222,7 @@ impl PhaseResult {
             per_rank: Vec::new(),
             stonewall: None,
             verification: None,
+            counters: BTreeMap::new(),
             warnings: Vec::new(),
         }
     }
