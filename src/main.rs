@@ -11,6 +11,7 @@ mod fs_line;
 mod ior_cli;
 mod ior_output;
 mod ior_result;
+mod launcher;
 mod mdtest_cli;
 mod mdtest_output;
 mod mdtest_result;
@@ -24,6 +25,10 @@ use clap::Parser;
 fn main() -> ExitCode {
     measure::init();
     let cli = cli::Cli::parse();
+    if let Some(l) = launcher::detect(|k| std::env::var(k).ok()) {
+        eprintln!("{}", launcher::refusal(&l));
+        return ExitCode::from(2);
+    }
     let global = world::RankSetup {
         tasks: cli.tasks,
         fake_nodes: cli.fake_nodes,

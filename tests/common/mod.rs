@@ -86,3 +86,13 @@ pub fn shm() -> tempfile::TempDir {
         tmp()
     }
 }
+
+/// `iogauge <args>` with extra environment variables.
+pub fn iogauge_env(args: &str, env: &[(&str, &str)]) -> Run {
+    let mut c = Command::new(bin());
+    c.args(args.split_whitespace());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    finish(c.output().expect("run iogauge"))
+}

@@ -156,3 +156,20 @@ fn help_and_version() {
     let r = iogauge_args(&["--help"]).ok();
     assert!(r.stdout.contains("ior"));
 }
+
+#[test]
+fn started_by_a_launcher_without_mpi_support() {
+    let d = tmp();
+    let o = d.path().join("f");
+    let r = crate::common::iogauge_env(
+        &format!("ior -t 4k -b 4k -w -o {}", o.display()),
+        &[("OMPI_COMM_WORLD_SIZE", "4"), ("OMPI_COMM_WORLD_RANK", "1")],
+    )
+    .code(2);
+    assert!(
+        r.stderr.contains("no MPI support") && r.stderr.contains("--tasks 4"),
+        "{}",
+        r.stderr
+    );
+    assert!(listing(d.path()).is_empty());
+}
