@@ -19,11 +19,24 @@ pub struct SeriesBucket {
 }
 
 /// A per-interval series; bucket i covers `[epoch + i*interval, epoch + (i+1)*interval)`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct IntervalSeries {
     interval_ns: u64,
     epoch_ns: u64,
     buckets: Vec<SeriesBucket>,
+    /// The bucket the last operation fell in and its time bounds: nearly every operation lands
+    /// in the same bucket as the one before, so `record` compares instead of dividing.
+    /// `cur_end == 0` means no current bucket (the buckets vector may then be empty).
+    cur: usize,
+    cur_start: u64,
+    cur_end: u64,
+}
+
+impl PartialEq for IntervalSeries {
+    fn eq(&self, other: &Self) -> bool {
+        (self.interval_ns, self.epoch_ns, &self.buckets)
+            == (other.interval_ns, other.epoch_ns, &other.buckets)
+    }
 }
 
 /// One point of a [`SeriesSummary`]; `t_s` is the start of the interval relative to the epoch.
@@ -48,6 +61,9 @@ impl IntervalSeries {
             interval_ns: interval_ns.max(1),
             epoch_ns,
             buckets: Vec::with_capacity(PREALLOCATED),
+            cur: 0,
+            cur_start: 0,
+            cur_end: 0,
         }
     }
 
@@ -56,18 +72,36 @@ impl IntervalSeries {
     pub fn set_epoch(&mut self, epoch_ns: u64) {
         debug_assert!(self.buckets.is_empty(), "set_epoch on a series with data");
         self.epoch_ns = epoch_ns;
+        self.cur_end = 0;
     }
 
     /// Counts one operation of `bytes` at time `now_ns`. Times before the epoch count in bucket 0.
     #[inline]
     pub fn record(&mut self, now_ns: u64, bytes: u64) {
+        if now_ns < self.cur_start || now_ns >= self.cur_end {
+            self.enter(now_ns);
+        }
+        let b = &mut self.buckets[self.cur];
+        b.bytes = b.bytes.wrapping_add(bytes);
+        b.ops += 1;
+    }
+
+    /// Makes the bucket holding `now_ns` current (the slow path of `record`).
+    #[cold]
+    fn enter(&mut self, now_ns: u64) {
         let idx = self.index_of(now_ns);
         if idx >= self.buckets.len() {
             self.grow(idx);
         }
-        let b = &mut self.buckets[idx];
-        b.bytes = b.bytes.wrapping_add(bytes);
-        b.ops += 1;
+        self.cur = idx;
+        if now_ns < self.epoch_ns || idx == MAX_BUCKETS - 1 {
+            // Clamped buckets have no simple bounds: stay on the slow path.
+            self.cur_start = 0;
+            self.cur_end = 0;
+        } else {
+            self.cur_start = self.epoch_ns + idx as u64 * self.interval_ns;
+            self.cur_end = self.cur_start.saturating_add(self.interval_ns);
+        }
     }
 
     #[inline]

@@ -78,3 +78,27 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// The fast path of `record` (compare with the current bucket's bounds) puts every operation
+    /// in the bucket that plain division by the interval gives, for any order of times.
+    #[test]
+    fn series_record_matches_division(
+        interval in 1u64..1000,
+        epoch in 0u64..10_000,
+        times in proptest::collection::vec(0u64..50_000, 1..300),
+    ) {
+        let mut s = IntervalSeries::new(interval, epoch);
+        let mut expect: Vec<u64> = Vec::new();
+        for &t in &times {
+            s.record(t, 1);
+            let idx = (t.saturating_sub(epoch) / interval) as usize;
+            if idx >= expect.len() {
+                expect.resize(idx + 1, 0);
+            }
+            expect[idx] += 1;
+        }
+        let got: Vec<u64> = s.buckets().iter().map(|b| b.ops).collect();
+        prop_assert_eq!(got, expect);
+    }
+}
