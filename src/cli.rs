@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 
 const EXAMPLES: &str = "\
 Examples:
+  iogauge io500 --quick                                          the IO500 suite, briefly (not a valid submission)
+  iogauge io500 config.ini --tasks 8                             an IO500 .ini, unchanged (iogauge io500 --help)
   iogauge ior -N 4 -t 1m -b 64m -F -C -e -o /tmp/x/testfile     IOR-compatible bandwidth test
   iogauge ior -N 2 -t 47008 -b 47008 -s 20000 -C -Q 1 -g -e -o /dev/shm/y/file   IO500 ior-hard pattern
   iogauge ior --help                                             every IOR option iogauge supports
@@ -56,6 +58,13 @@ pub enum Command {
     #[command(disable_help_flag = true)]
     Find {
         /// PATH... [-newer FILE] [-size Nc] [-name GLOB] [-C] [--tasks N]
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// The IO500 suite: an IO500 .ini unchanged, or --quick (see `iogauge io500 --help`)
+    #[command(disable_help_flag = true)]
+    Io500 {
+        /// [CONFIG.ini] [--quick] [--dry-run] [--list] [--verify RESULT.txt] [--tasks N] ...
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },

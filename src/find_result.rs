@@ -27,11 +27,11 @@ fn counters(c: &Counts) -> BTreeMap<String, u64> {
         ("directories_spilled", c.spilled),
     ]
     .into_iter()
-    .map(|(k, v)| (k.to_string(), v as u64))
+    .map(|(k, v)| (k.to_string(), v))
     .collect()
 }
 
-fn phase(o: &FindOutcome) -> PhaseResult {
+pub(crate) fn phase(o: &FindOutcome) -> PhaseResult {
     let t0 = o.ranks.iter().map(|r| r.start_ns).min().unwrap_or(0);
     let rel = |ns: u64| ns.saturating_sub(t0) as f64 / 1e9;
     let runtime = o.runtime_s();

@@ -8,6 +8,9 @@ mod commands;
 mod find_cli;
 mod find_result;
 mod fs_line;
+mod io500_cli;
+mod io500_driver;
+mod io500_quick;
 mod ior_cli;
 mod ior_output;
 mod ior_result;
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         cli::Command::Ior { args } => commands::ior::main(&args, global),
         cli::Command::Mdtest { args } => commands::mdtest::main(&args, global),
         cli::Command::Find { args } => commands::find::main(&args, global),
+        cli::Command::Io500 { args } => commands::io500::main(&args, global),
     };
     ExitCode::from(code)
 }

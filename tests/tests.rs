@@ -3,5 +3,6 @@
 
 mod common;
 mod find;
+mod io500;
 mod ior;
 mod mdtest;

@@ -6,6 +6,7 @@
 //! `find` is the parallel find with pfind's semantics (IO500's find phase).
 
 pub mod find;
+pub mod io500;
 pub mod ior;
 pub mod mdtest;
 pub mod rng;

@@ -1,0 +1,186 @@
+//! One phase of the run (the loop body of `main.c`): drop caches, pause, the section header,
+//! the tool, the checks after it, and the phase's lines in result.txt and the summary.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::{Driver, Out, Record, Settings};
+use crate::io500::argv::{Built, Where};
+use crate::io500::clock::{local_now, DATE};
+use crate::io500::format::{cf, pair, result_line};
+use crate::io500::measured::{self, Line, Step};
+use crate::io500::phases::{How, Phase};
+use crate::io500::validity;
+
+pub(super) fn run_phase(
+    s: &Settings,
+    phase: &'static Phase,
+    built: Option<&Built>,
+    w: &Where,
+    minwrite: i64,
+    out: &mut Out,
+    driver: &mut dyn Driver,
+) -> Record {
+    let cfg = &s.config;
+    if cfg.bool("global", "drop-caches") && !phase.dummy() && !s.dry_run {
+        drop_caches(cfg.get("global", "drop-caches-cmd").unwrap_or(""), out);
+    }
+    out.txt(&format!("\n[{}]\n", phase.name));
+    if let Some(dir) = cfg.get("debug", "pause-dir") {
+        if s.verbosity > 0 {
+            out.txt(&pair("t_pause", local_now(DATE)));
+        }
+        let path = format!("{dir}/{}", phase.name);
+        out.txt(&format!("; Checking for pause file {path}\n"));
+        while !s.dry_run && Path::new(&path).exists() {
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    }
+    if s.verbosity > 0 {
+        out.txt(&pair("t_start", local_now(DATE)));
+    }
+    let mut rec = Record {
+        phase,
+        score: 0.0,
+        runtime_s: 0.0,
+        valid: true,
+        invalid: Vec::new(),
+        warnings: Vec::new(),
+        exe: None,
+        ran: false,
+        error: None,
+    };
+    let start = Instant::now();
+    let mut lines = Vec::new();
+    let score = match (phase.how, built) {
+        (How::Timestamp, _) => timestamp(s, w, &mut lines, &mut rec),
+        (How::MdWorkbench, _) => {
+            if cfg.runs(phase.name) {
+                lines.push(Line::Invalid(validity::NO_MDWORKBENCH.into()));
+            }
+            0.0
+        }
+        (_, Some(b)) => tool(s, phase, b, w, out, driver, &mut lines, &mut rec),
+        _ => 0.0,
+    };
+    let runtime = start.elapsed().as_secs_f64();
+    for r in validity::after_phase(phase, runtime, score, w.stonewall, minwrite, s.dry_run) {
+        lines.push(Line::Invalid(r));
+    }
+    for l in lines {
+        match l {
+            Line::Pair(k, v) => out.txt(&pair(&k, v)),
+            Line::Invalid(r) => {
+                out.invalid(phase.name, &r);
+                rec.invalid.push(r);
+            }
+            Line::Warning(t) => {
+                out.warning(&t);
+                rec.warnings.push(t);
+            }
+        }
+    }
+    if !phase.dummy() {
+        out.txt(&pair("score", cf(score)));
+    }
+    rec.valid = rec.invalid.is_empty();
+    rec.score = score;
+    rec.runtime_s = runtime;
+    out.summary(&result_line(phase, score, runtime, rec.valid));
+    if s.verbosity > 0 {
+        out.txt(&pair("t_delta", format!("{runtime:.4}")));
+        out.txt(&pair("t_end", local_now(DATE)));
+    }
+    rec
+}
+
+/// Rank 0 creates the empty `$R/timestampfile` that find's `-newer` compares against.
+fn timestamp(s: &Settings, w: &Where, lines: &mut Vec<Line>, rec: &mut Record) -> f64 {
+    let file = format!("{}/timestampfile", w.result);
+    if s.verbosity > 1 {
+        lines.push(Line::Pair("timestamp-file".into(), file.clone()));
+    }
+    if !s.dry_run {
+        rec.ran = true;
+        if let Err(e) = std::fs::File::create(&file) {
+            let msg = format!("Couldn't open timestampfile: {file} ({e})");
+            lines.push(Line::Invalid(validity::failed(&msg)));
+            rec.error = Some(msg);
+        }
+    }
+    0.0
+}
+
+/// An ior, mdtest or find phase: its `exe`, then (unless disabled or a dry run) the tool.
+#[allow(clippy::too_many_arguments)]
+fn tool(
+    s: &Settings,
+    phase: &'static Phase,
+    built: &Built,
+    w: &Where,
+    out: &mut Out,
+    driver: &mut dyn Driver,
+    lines: &mut Vec<Line>,
+    rec: &mut Record,
+) -> f64 {
+    let cfg = &s.config;
+    let step = match phase.how {
+        How::Ior(_, st) => Step::Ior(st),
+        How::Mdtest(_, st) => Step::Mdtest(st),
+        _ => Step::Find,
+    };
+    // find checks its own `run` first and then prints nothing (it has no parent).
+    if step == Step::Find && !cfg.bool(phase.name, "run") {
+        return 0.0;
+    }
+    for t in &built.warnings {
+        out.warning(t);
+        rec.warnings.push(t.clone());
+    }
+    let exe = built.command.exe();
+    out.txt(&pair("exe", &exe));
+    rec.exe = Some(exe);
+    if s.dry_run {
+        if let Some(eq) = built.command.iogauge(built.ranks) {
+            out.txt(&format!("; {eq}\n"));
+        }
+    }
+    if let Some(n) = built.nproc_pair {
+        out.txt(&pair("nproc", n));
+    }
+    if s.dry_run || (step != Step::Find && !cfg.runs(phase.name)) {
+        return 0.0;
+    }
+    if s.verbosity > 1 && step != Step::Find {
+        out.txt(&pair(
+            "result-file",
+            format!("{}/{}.txt", w.result, phase.name),
+        ));
+    }
+    rec.ran = true;
+    match driver.run(phase, built, &w.result) {
+        Ok(m) => {
+            let (l, score) = measured::lines(&m, step, w.stonewall, built.ranks, s.verbosity > 1);
+            lines.extend(l);
+            score
+        }
+        Err(e) => {
+            lines.push(Line::Invalid(validity::failed(&e)));
+            rec.error = Some(e);
+            0.0
+        }
+    }
+}
+
+/// `drop-caches`: `free -m`, the command, `free -m`; a failing command is a warning.
+fn drop_caches(cmd: &str, out: &mut Out) {
+    use std::os::unix::process::ExitStatusExt;
+    for c in ["LANG=C free -m", cmd, "LANG=C free -m"] {
+        let status = std::process::Command::new("sh").arg("-c").arg(c).status();
+        match status {
+            Ok(st) if st.success() => {}
+            Ok(st) => out.warning(&format!("Calling \"{c}\" returned {}", st.into_raw())),
+            Err(e) => out.warning(&format!("Calling \"{c}\" failed: {e}")),
+        }
+    }
+}

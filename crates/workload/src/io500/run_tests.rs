@@ -1,0 +1,246 @@
+//! The runner with a fake driver: phase order, result.txt and summary structure, invalid
+//! phases still counted, disabled phases left out of the means, hashes that verify, clean-up.
+
+use super::argv::Built;
+use super::config::Config;
+use super::hash;
+use super::measured::{IorWall, MdWall, Measured};
+use super::phases::{How, IorStep, MdStep, Mode, Phase};
+use super::run::{run, Driver, Record, Settings};
+
+#[derive(Default)]
+struct Fake {
+    ran: Vec<String>,
+    done: Vec<String>,
+    /// A write phase whose preflight fails.
+    refuse: Option<String>,
+}
+
+impl Driver for Fake {
+    fn check(&mut self, _: &Phase, _: &Built) -> Result<(), String> {
+        Ok(())
+    }
+    fn preflight(&mut self, p: &Phase, _: &Built) -> Result<(), String> {
+        match &self.refuse {
+            Some(name) if name == p.name => Err("already exists".into()),
+            _ => Ok(()),
+        }
+    }
+    fn run(&mut self, phase: &Phase, _: &Built, _: &str) -> Result<Measured, String> {
+        self.ran.push(phase.name.to_string());
+        Ok(match phase.how {
+            How::Ior(_, IorStep::Write) => Measured::Ior {
+                bytes: 2 << 30,
+                time_s: 1.0,
+                errors: 0,
+                wall: Some(IorWall {
+                    time_s: 0.5,
+                    bytes_mean: (1u64 << 29) as f64,
+                    pairs: 4,
+                }),
+            },
+            How::Ior(..) => Measured::Ior {
+                bytes: 8 << 30,
+                time_s: 1.0,
+                errors: 0,
+                wall: None,
+            },
+            How::Mdtest(_, step) => Measured::Mdtest {
+                items: 9000,
+                time_s: 1.0,
+                errors: 0,
+                wall: (step == MdStep::Create).then_some(MdWall {
+                    time_s: 1.0,
+                    items_sum: 9000,
+                }),
+            },
+            _ => Measured::Find {
+                found: 7,
+                examined: 1000,
+                runtime_s: 1.0,
+            },
+        })
+    }
+    fn done(&mut self, r: &Record) {
+        self.done.push(r.phase.name.to_string());
+    }
+}
+
+fn settings(dir: &std::path::Path, extra: &str, mode: Mode) -> Settings {
+    let ini = format!(
+        "[global]\ndatadir = {0}/data\nresultdir = {0}/res\n[debug]\nstonewall-time = 1\n{extra}",
+        dir.display()
+    );
+    Settings {
+        config: Config::parse(&ini).unwrap(),
+        mode,
+        ranks: 2,
+        timestamp: "2024.11.11-00.01.32".into(),
+        dry_run: false,
+        cleanup_only: false,
+        verbosity: 1,
+        version: "test".into(),
+        original_ini: ini,
+    }
+}
+
+#[test]
+fn a_full_run_with_invalid_phases_that_still_count() {
+    let t = tempfile::tempdir().unwrap();
+    let s = settings(t.path(), "", Mode::Standard);
+    let mut fake = Fake::default();
+    let mut console = Vec::new();
+    let o = run(&s, &mut fake, &mut console).unwrap();
+    assert_eq!(fake.ran.len(), 13, "every tool phase: {:?}", fake.ran);
+    assert_eq!(fake.done.len(), 14, "and the timestamp");
+    // The write phases ran in no time: below the 1 s stonewall, so invalid, yet they count.
+    let w = o
+        .records
+        .iter()
+        .find(|r| r.phase.name == "ior-easy-write")
+        .unwrap();
+    assert!(!w.valid && w.score == 2.0);
+    assert!(!o.validity.run);
+    assert!((o.scores.bw - (2.0f64 * 2.0 * 8.0 * 8.0).powf(0.25)).abs() < 1e-12);
+    assert!(
+        (o.scores.md - 9.0f64.powf(7.0 / 8.0)).abs() < 1e-9,
+        "7 x 9 kIOPS and find's 1"
+    );
+    let res = t.path().join("res/2024.11.11-00.01.32");
+    let txt = std::fs::read_to_string(res.join("result.txt")).unwrap();
+    assert!(
+        txt.starts_with("[run]\nprocs           = 2\nversion         = test\n"),
+        "{txt}"
+    );
+    assert!(txt.contains("; ERROR INVALID stonewall-time 1s != 300s\n"));
+    assert!(txt.contains("\n[ior-easy-write]\nt_start         = "));
+    assert!(txt.contains("throughput-stonewall = 2.00\n"), "{txt}");
+    assert!(txt.contains("rate-stonewall  = 9.000000\n"));
+    assert!(txt.contains("nproc           = 2\nfound           = 7\ntotal-files     = 1000\nscore           = 1.000000\n"));
+    assert!(txt.contains("\n[SCORE]\nMD              = "));
+    assert!(txt.contains(" [INVALID]\nhash            = "));
+    let sum = std::fs::read_to_string(res.join("result_summary.txt")).unwrap();
+    let lines: Vec<&str> = sum.lines().collect();
+    assert_eq!(lines.len(), 16, "{sum}");
+    assert_eq!(lines[0], "IO500 version test (standard)");
+    assert!(lines[1].starts_with("[RESULT]       ior-easy-write        2.000000 GiB/s : time "));
+    assert!(lines[1].ends_with(" seconds [INVALID]"));
+    assert!(lines[14].starts_with("[      ]  ior-rnd4K-easy-read        8.000000 GiB/s"));
+    assert!(lines[15].starts_with("[SCORE ] Bandwidth 4.000000 GiB/s : IOPS "));
+    let v = hash::verify(s.config.hash(), &txt, "test").unwrap();
+    assert!(
+        v.report.ends_with("[OK] But this is an invalid run!\n"),
+        "{}",
+        v.report
+    );
+    assert_eq!(
+        std::fs::read_to_string(res.join("config-orig.ini")).unwrap(),
+        s.original_ini
+    );
+    assert!(res.join("config.ini").is_file() && res.join("timestampfile").is_file());
+    assert!(
+        !t.path().join("data").exists(),
+        "the data directory is removed"
+    );
+    assert!(String::from_utf8(console)
+        .unwrap()
+        .contains("ERROR INVALID (ior-easy-write) Runtime of phase"));
+}
+
+#[test]
+fn a_disabled_phase_scores_zero_is_left_out_and_invalidates() {
+    let t = tempfile::tempdir().unwrap();
+    let s = settings(
+        t.path(),
+        "[ior-hard-read]\nRUN = false\n[ior-rnd4K-easy-read]\nrun=FALSE\n",
+        Mode::Standard,
+    );
+    let mut fake = Fake::default();
+    let o = run(&s, &mut fake, &mut Vec::new()).unwrap();
+    assert!(!fake
+        .ran
+        .iter()
+        .any(|p| p == "ior-hard-read" || p == "ior-rnd4K-easy-read"));
+    let r = o
+        .records
+        .iter()
+        .find(|r| r.phase.name == "ior-hard-read")
+        .unwrap();
+    assert_eq!((r.score, r.valid, r.ran), (0.0, false, false));
+    assert_eq!(r.invalid, ["Resulting score shouldn't be 0.0"]);
+    assert!(r.exe.is_some(), "the IO500 still prints the command");
+    assert!((o.scores.bw - (2.0f64 * 2.0 * 8.0).powf(1.0 / 3.0)).abs() < 1e-12);
+}
+
+#[test]
+fn extended_mode_adds_scorex_and_reports_md_workbench() {
+    let t = tempfile::tempdir().unwrap();
+    let s = settings(t.path(), "", Mode::Extended);
+    let mut fake = Fake::default();
+    let o = run(&s, &mut fake, &mut Vec::new()).unwrap();
+    assert!(
+        fake.ran.contains(&"find-easy".to_string()) && fake.ran.contains(&"find-hard".to_string())
+    );
+    let (x, _) = o.extended.unwrap();
+    // find-easy and find-hard join MD; md-workbench's 0 is left out.
+    assert!((x.md - 9.0f64.powf(7.0 / 10.0)).abs() < 1e-9 && x.bw == o.scores.bw);
+    let bench = o
+        .records
+        .iter()
+        .find(|r| r.phase.name == "mdworkbench-bench")
+        .unwrap();
+    assert!(!bench.valid && bench.invalid[0].contains("md-workbench is not provided"));
+    assert!(!o.validity.extended);
+    let res = t.path().join("res/2024.11.11-00.01.32");
+    let txt = std::fs::read_to_string(res.join("result.txt")).unwrap();
+    assert!(txt.contains("mode            = extended\n") && txt.contains("\n[SCOREX]\n"));
+    let sum = std::fs::read_to_string(res.join("result_summary.txt")).unwrap();
+    assert!(sum
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with("[SCOREX] Bandwidth "));
+}
+
+#[test]
+fn dry_run_writes_nothing_and_is_invalid() {
+    let t = tempfile::tempdir().unwrap();
+    let mut s = settings(t.path(), "", Mode::Standard);
+    s.dry_run = true;
+    let mut fake = Fake::default();
+    let mut console = Vec::new();
+    let o = run(&s, &mut fake, &mut console).unwrap();
+    assert!(fake.ran.is_empty() && !o.validity.run);
+    assert_eq!(o.run_invalid[0], "DRY RUN MODE ACTIVATED");
+    assert!(
+        std::fs::read_dir(t.path()).unwrap().next().is_none(),
+        "nothing on disk"
+    );
+    let out = String::from_utf8(console).unwrap();
+    assert!(out.contains("; ERROR INVALID DRY RUN MODE ACTIVATED\n"));
+    assert!(out.contains("; iogauge ior --tasks 2 --dataPacketType=timestamp "));
+    assert!(
+        out.contains("; iogauge find --tasks 2 ") && out.contains(" -name '*01*' -C -q 10000\n")
+    );
+    assert!(out.contains(
+        "[SCORE ] Bandwidth 0.000000 GiB/s : IOPS 0.000000 kiops : TOTAL 0.000000 [INVALID]"
+    ));
+}
+
+#[test]
+fn a_refused_write_phase_stops_the_run_before_any_file() {
+    let t = tempfile::tempdir().unwrap();
+    let s = settings(t.path(), "", Mode::Standard);
+    let mut fake = Fake {
+        refuse: Some("mdtest-hard-write".into()),
+        ..Fake::default()
+    };
+    let e = run(&s, &mut fake, &mut Vec::new()).unwrap_err();
+    assert_eq!(e, "io500: [mdtest-hard-write] already exists");
+    assert!(fake.ran.is_empty());
+    assert_eq!(
+        std::fs::read_dir(t.path()).unwrap().count(),
+        0,
+        "nothing left"
+    );
+}

@@ -1,0 +1,202 @@
+//! The IO500's validity rules (reference §5.1), each with the reason text it writes after
+//! `; ERROR INVALID ` in result.txt. An invalid phase still counts in the score; an invalid
+//! non-optional phase makes the run invalid, an invalid optional one only the extended run.
+
+use super::phases::Phase;
+
+/// The required stonewall (`minwrite`): 300 s, or 30 s under the Student Cluster
+/// Competition rules (`[global] scc = TRUE`).
+pub fn minwrite(scc: bool) -> i64 {
+    if scc {
+        30
+    } else {
+        300
+    }
+}
+
+/// `[debug] stonewall-time` must equal `minwrite`; smaller and larger values are invalid.
+pub fn stonewall_setting(stonewall: i64, minwrite: i64) -> Option<String> {
+    (stonewall != minwrite).then(|| format!("stonewall-time {stonewall}s != {minwrite}s"))
+}
+
+/// `--dry-run`: nothing is measured.
+pub const DRY_RUN: &str = "DRY RUN MODE ACTIVATED";
+/// `[debug] pause-dir`: pauses between phases falsify the run.
+pub const PAUSING: &str = "PAUSING BETWEEN RUNS ACTIVATED";
+/// `[mdtest-hard] files-per-dir` disables the stonewall of mdtest-hard-write.
+pub const FILES_PER_DIR: &str = "files-per-dir is set";
+/// What the IO500 warns when `files-per-dir` drops `-W` from mdtest-hard-write.
+pub const FILES_PER_DIR_WARNING: &str = "stonewalling disabled in order to support -I option. \
+Make sure your number of elements is big enough to meet the runtime limits!";
+
+/// IOR counted failed transfers (`-R` verification included).
+pub fn ior_errors(errors: u64) -> String {
+    format!("Errors ({errors}) occured during phase in IOR. This invalidates your run.")
+}
+
+/// mdtest `-X` read verification failed. The IO500 itself does not check this (its issue #40,
+/// still open); iogauge does, because a read that returns wrong data is not a valid result.
+pub fn mdtest_errors(errors: u64) -> String {
+    format!("Errors ({errors}) occured during phase in mdtest. This invalidates your run.")
+}
+
+/// An IOR write whose IOR time is below the stonewall ran out of data before the wall.
+pub fn ior_write_short(time_s: f64, stonewall: i64, wall_s: f64) -> Option<String> {
+    (time_s < stonewall as f64).then(|| {
+        format!(
+            "Write phase needed {time_s:.6}s instead of stonewall {stonewall}s. Stonewall was hit at {wall_s:.1}s"
+        )
+    })
+}
+
+pub const FIND_FAILED: &str = "PFind returned with an error, this is invalid.";
+pub const FIND_NOTHING: &str = "Find didn't find anything, this is likely invalid.";
+
+/// The external find script exited with a non-zero status (`pclose`'s raw wait status).
+pub fn find_exit(status: i32, command: &str) -> String {
+    format!(
+        "Exit code {status} != 0 from find command: \"{command}\"\nPossible error: {}",
+        std::io::Error::from_raw_os_error(status)
+    )
+}
+
+/// iogauge has no md-workbench, so these extended-mode phases score 0 and are invalid.
+pub const NO_MDWORKBENCH: &str = "md-workbench is not provided by iogauge; this phase did not run";
+
+/// A phase that could not run to its end (an I/O error, files missing).
+pub fn failed(message: &str) -> String {
+    format!("Phase failed: {message}")
+}
+
+/// The checks `main.c` makes after every phase, from its wall time and score.
+pub fn after_phase(
+    phase: &Phase,
+    runtime_s: f64,
+    score: f64,
+    stonewall: i64,
+    minwrite: i64,
+    dry_run: bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if !dry_run {
+        if phase.verify_stonewall && runtime_s < stonewall as f64 {
+            out.push(format!(
+                "Runtime of phase ({runtime_s:.6}) is below stonewall time. This shouldn't happen!"
+            ));
+        } else if score == 0.0 && !phase.dummy() {
+            out.push("Resulting score shouldn't be 0.0".to_string());
+        }
+    }
+    if phase.verify_stonewall && runtime_s < minwrite as f64 {
+        out.push("Runtime is smaller than expected minimum runtime".to_string());
+    }
+    out
+}
+
+/// Validity of the run and of the extended run, updated phase by phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Validity {
+    pub run: bool,
+    pub extended: bool,
+}
+
+impl Default for Validity {
+    fn default() -> Self {
+        Validity {
+            run: true,
+            extended: true,
+        }
+    }
+}
+
+impl Validity {
+    /// A rule broken by the whole run (dry run, pause-dir, stonewall setting).
+    pub fn invalidate_run(&mut self) {
+        self.run = false;
+        self.extended = false;
+    }
+
+    /// A phase that broke a rule: the extended run is invalid; the standard one unless the
+    /// phase is optional.
+    pub fn invalid_phase(&mut self, phase: &Phase) {
+        self.extended = false;
+        if !phase.optional() {
+            self.run = false;
+        }
+    }
+
+    pub fn suffix(valid: bool) -> &'static str {
+        if valid {
+            ""
+        } else {
+            " [INVALID]"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io500::phases::by_name;
+
+    #[test]
+    fn stonewall_must_equal_the_rule() {
+        assert_eq!(stonewall_setting(300, minwrite(false)), None);
+        assert_eq!(stonewall_setting(30, minwrite(true)), None);
+        assert_eq!(
+            stonewall_setting(5, 300).unwrap(),
+            "stonewall-time 5s != 300s"
+        );
+        assert_eq!(
+            stonewall_setting(600, 300).unwrap(),
+            "stonewall-time 600s != 300s"
+        );
+    }
+
+    #[test]
+    fn write_phase_rules() {
+        let w = by_name("ior-easy-write").unwrap();
+        let r = by_name("ior-easy-read").unwrap();
+        assert_eq!(
+            after_phase(w, 301.0, 5.0, 300, 300, false),
+            Vec::<String>::new()
+        );
+        let short = after_phase(w, 12.5, 5.0, 300, 300, false);
+        assert_eq!(
+            short,
+            [
+                "Runtime of phase (12.500000) is below stonewall time. This shouldn't happen!",
+                "Runtime is smaller than expected minimum runtime"
+            ]
+        );
+        // Reads have no minimum runtime, but a zero score is invalid.
+        assert!(after_phase(r, 1.0, 5.0, 300, 300, false).is_empty());
+        assert_eq!(
+            after_phase(r, 1.0, 0.0, 300, 300, false),
+            ["Resulting score shouldn't be 0.0"]
+        );
+        // Dry run: only the minimum-runtime check remains, as in main.c.
+        assert!(after_phase(r, 0.0, 0.0, 300, 300, true).is_empty());
+        assert_eq!(after_phase(w, 0.0, 0.0, 300, 300, true).len(), 1);
+        let ts = by_name("timestamp").unwrap();
+        assert!(
+            after_phase(ts, 0.0, 0.0, 300, 300, false).is_empty(),
+            "dummy"
+        );
+        assert_eq!(
+            ior_write_short(10.25, 300, 9.96).unwrap(),
+            "Write phase needed 10.250000s instead of stonewall 300s. Stonewall was hit at 10.0s"
+        );
+        assert_eq!(ior_write_short(301.0, 300, 300.0), None);
+    }
+
+    #[test]
+    fn optional_phases_only_spoil_the_extended_run() {
+        let mut v = Validity::default();
+        v.invalid_phase(by_name("find-easy").unwrap());
+        assert_eq!((v.run, v.extended), (true, false));
+        v.invalid_phase(by_name("find").unwrap());
+        assert!(!v.run);
+        assert_eq!(Validity::suffix(false), " [INVALID]");
+    }
+}

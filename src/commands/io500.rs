@@ -1,0 +1,323 @@
+//! `iogauge io500`: the IO500 suite. Loads the `.ini` (or the `--quick` preset), answers
+//! `--list`, `--verify` and `--config-hash`, or runs the phases through
+//! `workload::io500::run` with the thread-rank driver, and reports where the results are.
+
+use std::path::{Path, PathBuf};
+
+use results::RunResult;
+use workload::io500::clock::local_now;
+use workload::io500::config::{template, template_mandatory, Config, SECTIONS};
+use workload::io500::format::{cf, pair};
+use workload::io500::layout::Layout;
+use workload::io500::run::{self, Outcome, Settings};
+use workload::io500::seeds::{check_timestamp, TIMESTAMP_FORMAT};
+use workload::io500::{hash, validity};
+
+use crate::io500_cli::{self, Io500Command, HELP};
+use crate::io500_driver::{environment_of, ranks_of, Io500Driver};
+use crate::io500_quick;
+use crate::world::RankSetup;
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn usage(message: impl std::fmt::Display) -> u8 {
+    eprintln!("iogauge {message}");
+    2
+}
+
+/// result.txt's `version`: which implementation and release wrote it.
+fn version() -> String {
+    format!("iogauge-{VERSION}")
+}
+
+fn load(path: &Path) -> Result<Config, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("io500: cannot read {}: {e}", path.display()))?;
+    Config::parse(&text).map_err(|e| format!("io500: {}", e.in_file(&path.display().to_string())))
+}
+
+pub fn main(args: &[String], global: RankSetup) -> u8 {
+    let cmd = match io500_cli::parse(args) {
+        Ok(c) => c,
+        Err(e) => return usage(e),
+    };
+    if cmd.help {
+        print!("{HELP}");
+        return 0;
+    }
+    if let Some(result) = &cmd.verify {
+        return verify(&cmd, result);
+    }
+    let ranks = cmd
+        .tasks
+        .or(global.tasks)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut config = match (&cmd.config, cmd.quick) {
+        (Some(path), _) => match load(path) {
+            Ok(c) => c,
+            Err(e) => return usage(e),
+        },
+        (None, true) => {
+            let dir = cmd
+                .dir
+                .clone()
+                .unwrap_or_else(io500_quick::default_data_dir);
+            let c = io500_quick::config(ranks, &dir);
+            if !cmd.dry_run && !cmd.list && !cmd.list_mandatory && !cmd.config_hash {
+                if let Err(e) = io500_quick::check_space(&c, ranks, &dir) {
+                    return usage(e);
+                }
+            }
+            c
+        }
+        (None, false) => Config::defaults(),
+    };
+    if let (Some(dir), false) = (&cmd.dir, cmd.quick) {
+        if let Err(e) = config.set("global", "datadir", &dir.display().to_string()) {
+            return usage(format!("io500: --dir: {e}"));
+        }
+    }
+    if cmd.list || cmd.list_mandatory {
+        let t = if cmd.list {
+            template(&config)
+        } else {
+            template_mandatory(&config)
+        };
+        print!("{t}");
+        return 0;
+    }
+    if cmd.config_hash {
+        print!("{}", pair("config-hash", format!("{:X}", config.hash())));
+        return 0;
+    }
+    if cmd.config.is_none() && !cmd.quick {
+        return usage(
+            "io500: no config file given: run `iogauge io500 --quick` for a short run, or write \
+             a config with `iogauge io500 --list > my.ini` and run `iogauge io500 my.ini`",
+        );
+    }
+    if let Some(j) = &cmd.json {
+        let dir = j
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !dir.is_dir() {
+            return usage(format!(
+                "io500: --json {}: directory {} does not exist",
+                j.display(),
+                dir.display()
+            ));
+        }
+    }
+    let timestamp = cmd
+        .timestamp
+        .clone()
+        .unwrap_or_else(|| local_now(TIMESTAMP_FORMAT));
+    if let Err(e) = check_timestamp(&timestamp) {
+        return usage(format!("io500: {e}"));
+    }
+    let original_ini = match &cmd.config {
+        Some(_) => config.raw_text().to_string(),
+        None => {
+            "# iogauge io500 --quick: no config file; config.ini holds the settings used\n".into()
+        }
+    };
+    let settings = Settings {
+        verbosity: cmd
+            .verbosity
+            .unwrap_or_else(|| config.u64("global", "verbosity").unwrap_or(1) as u32),
+        config,
+        mode: cmd.mode,
+        ranks,
+        timestamp,
+        dry_run: cmd.dry_run,
+        cleanup_only: cmd.cleanup,
+        version: version(),
+        original_ini,
+    };
+    execute(&cmd, settings, global)
+}
+
+fn execute(cmd: &Io500Command, s: Settings, global: RankSetup) -> u8 {
+    let layout = Layout::resolve(&s.config, &s.timestamp);
+    // `--fake-nodes K` (global) lets -C -Q shift reads to another pretend node.
+    let setup = RankSetup {
+        tasks: Some(s.ranks),
+        fake_nodes: global.fake_nodes,
+        round_robin: false,
+    };
+    if let Err(e) = setup.check() {
+        return usage(format!("io500: {e}"));
+    }
+    let mut doc = RunResult::new("io500", std::env::args().collect(), VERSION);
+    doc.environment = environment_of(&layout.data);
+    doc.ranks = ranks_of(&setup);
+    doc.parameters = parameters(&s, &layout, cmd.quick);
+    let mut driver = Io500Driver::new(setup, doc, Vec::new());
+    if let Err(e) = run::check(&s, &mut driver) {
+        return usage(e);
+    }
+    let doc = &mut driver.doc;
+    let mut json = Vec::new();
+    if !s.dry_run && !s.cleanup_only {
+        json.push(layout.result_path("result.json"));
+        json.extend(cmd.json.clone());
+    }
+    if cmd.quick && !s.dry_run {
+        print!(
+            "{}",
+            io500_quick::banner(s.ranks, &layout.data, &layout.result)
+        );
+        doc.warnings.push(format!(
+            "--quick: not a valid IO500 submission (stonewall-time {}s != 300s, small sizes)",
+            io500_quick::STONEWALL_S
+        ));
+    }
+    let note = "all ranks run on this machine: the read phases may be served from the page \
+                cache (the IO500 reads another node's data with -C; set [global] drop-caches = \
+                TRUE or use API = POSIX --posix.odirect for the IOR phases)";
+    if !s.dry_run && !s.config.bool("global", "drop-caches") {
+        eprintln!("iogauge io500: note: {note}");
+        doc.warnings.push(note.to_string());
+    }
+    if s.dry_run {
+        println!(
+            "iogauge io500 --dry-run: nothing runs and nothing is written. Each phase shows the `exe` \
+             line of result.txt and, as a `; iogauge ...` comment, the equivalent iogauge command; \
+             every phase scores 0 and the run is INVALID, as in the IO500.\n"
+        );
+    }
+    driver.json = json;
+    let mut stdout = std::io::stdout();
+    let outcome = match run::run(&s, &mut driver, &mut stdout) {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
+    finish(cmd, &s, &mut driver, &outcome)
+}
+
+/// The resolved configuration and run facts, as the document's `parameters`.
+fn parameters(s: &Settings, layout: &Layout, quick: bool) -> serde_json::Value {
+    let mut config = serde_json::Map::new();
+    for sec in SECTIONS {
+        let keys: serde_json::Map<String, serde_json::Value> = sec
+            .keys
+            .iter()
+            .map(|k| (k.name.to_string(), s.config.get(sec.name, k.name).into()))
+            .collect();
+        config.insert(sec.name.to_string(), keys.into());
+    }
+    serde_json::json!({
+        "version": s.version,
+        "mode": s.mode.label(),
+        "timestamp": s.timestamp,
+        "ranks": s.ranks,
+        "data_dir": layout.data,
+        "result_dir": layout.result,
+        "quick": quick,
+        "dry_run": s.dry_run,
+        "config_hash": format!("{:X}", s.config.hash()),
+        "config": config,
+        "score": { "phases": [] },
+    })
+}
+
+fn finish(cmd: &Io500Command, s: &Settings, driver: &mut Io500Driver, o: &Outcome) -> u8 {
+    for w in &o.cleanup_warnings {
+        eprintln!("iogauge io500: warning: {w}");
+    }
+    let mut failed = false;
+    for (phase, e) in o.failures() {
+        eprintln!("iogauge io500: {phase} failed: {e}");
+        failed = true;
+    }
+    let errors = driver.doc.verification_errors;
+    if errors > 0 {
+        eprintln!("iogauge io500: data verification failed: {errors} error(s)");
+    }
+    let code = u8::from(failed || errors > 0);
+    let doc = &mut driver.doc;
+    if let Some(score) = doc
+        .parameters
+        .get_mut("score")
+        .and_then(|v| v.as_object_mut())
+    {
+        let agg = |sc: &workload::io500::score::Scores, valid: bool, hash: u32| {
+            serde_json::json!({
+                "bandwidth_gib_s": sc.bw, "iops_kiops": sc.md, "total": sc.total,
+                "valid": valid, "hash": format!("{hash:X}"),
+                "text": [cf(sc.bw), cf(sc.md), cf(sc.total)],
+            })
+        };
+        score.insert("score".into(), agg(&o.scores, o.validity.run, o.hash));
+        if let Some((x, hx)) = &o.extended {
+            score.insert("scorex".into(), agg(x, o.validity.extended, *hx));
+        }
+        score.insert("run_invalid".into(), o.run_invalid.clone().into());
+    }
+    doc.warnings
+        .extend(o.run_invalid.iter().map(|r| format!("INVALID run: {r}")));
+    doc.warnings.extend(o.cleanup_warnings.iter().cloned());
+    doc.finish(i32::from(code));
+    driver.save();
+    if s.dry_run {
+        return code;
+    }
+    println!();
+    if s.cleanup_only {
+        println!(
+            "Cleaned up the data of run {} in {}",
+            s.timestamp, o.data_dir
+        );
+        return code;
+    }
+    if cmd.quick {
+        println!(
+            "This --quick run is not a valid IO500 submission: {}.",
+            validity::stonewall_setting(io500_quick::STONEWALL_S as i64, 300).unwrap_or_default()
+        );
+    }
+    for j in &driver.json {
+        println!("The result document (JSON): {}", j.display());
+    }
+    println!(
+        "The result files are stored in the directory: {}",
+        o.result_dir
+    );
+    code
+}
+
+/// `--verify RESULT.txt`: the config hash of the given config (or of the `config.ini` beside
+/// the result file) and the score hash recomputed from result.txt's `%f` strings.
+fn verify(cmd: &Io500Command, result: &Path) -> u8 {
+    let config_path = cmd.config.clone().unwrap_or_else(|| {
+        let dir = result
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let p: PathBuf = dir.join("config.ini");
+        eprintln!(
+            "iogauge io500: no config given: verifying against {}",
+            p.display()
+        );
+        p
+    });
+    let config = match load(&config_path) {
+        Ok(c) => c,
+        Err(e) => return usage(e),
+    };
+    let text = match std::fs::read_to_string(result) {
+        Ok(t) => t,
+        Err(e) => return usage(format!("io500: --verify {}: {e}", result.display())),
+    };
+    match hash::verify(config.hash(), &text, &version()) {
+        Ok(v) => {
+            print!("{}", v.report);
+            v.code
+        }
+        Err(e) => {
+            println!("{e}");
+            1
+        }
+    }
+}
