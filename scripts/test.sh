@@ -17,4 +17,16 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 
 cargo build --release --locked 2>&1 | tail -n 3
-cargo test --release --locked --workspace
+
+# Unit, property and integration tests of every crate (doc tests hold no examples to run).
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+cargo test --release --locked --workspace --lib --bins --tests 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+passed=$(grep -Eo 'test result: [A-Za-z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
+failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')
+echo
+echo "tests: $passed passed, $failed failed"
+exit "$status"
