@@ -3,7 +3,6 @@
 //! `MATCHED <found>/<examined>`) and write the result document.
 
 use std::io::Write;
-use std::path::Path;
 
 use engine::{Engine, PosixEngine};
 use exec::threads::{self, RankFailure};
@@ -45,20 +44,8 @@ fn preflight(cmd: &FindCommand, engine: &dyn Engine) -> Result<(), String> {
             .lstat(r)
             .map_err(|e| format!("find: -newer {}: {e}", r.display()))?;
     }
-    if let Some(j) = &cmd.json {
-        let dir = j
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        if !dir.is_dir() {
-            return Err(format!(
-                "find: --json {}: directory {} does not exist",
-                j.display(),
-                dir.display()
-            ));
-        }
-    }
-    Ok(())
+    super::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())])
+        .map_err(|e| format!("find: {e}"))
 }
 
 pub fn main(args: &[String], global: RankSetup) -> u8 {

@@ -96,18 +96,8 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
              a config with `iogauge io500 --list > my.ini` and run `iogauge io500 my.ini`",
         );
     }
-    if let Some(j) = &cmd.json {
-        let dir = j
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        if !dir.is_dir() {
-            return usage(format!(
-                "io500: --json {}: directory {} does not exist",
-                j.display(),
-                dir.display()
-            ));
-        }
+    if let Err(e) = super::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())]) {
+        return usage(format!("io500: {e}"));
     }
     let timestamp = cmd
         .timestamp

@@ -103,22 +103,7 @@ fn check_output_paths(cmd: &ior_cli::IorCommand) -> Result<(), String> {
             p.stonewall_status_file.as_deref(),
         ),
     ];
-    for (name, path) in outputs {
-        if let Some(path) = path {
-            let dir = path
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            if !dir.is_dir() {
-                return Err(format!(
-                    "{name} {}: directory {} does not exist",
-                    path.display(),
-                    dir.display()
-                ));
-            }
-        }
-    }
-    Ok(())
+    super::outputs::check_dirs_exist(&outputs)
 }
 
 fn test_dir(p: &IorParams) -> PathBuf {

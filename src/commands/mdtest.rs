@@ -102,22 +102,7 @@ fn check_output_paths(cmd: &MdtestCommand) -> Result<(), String> {
         ),
         ("-x", status),
     ];
-    for (name, path) in outputs {
-        if let Some(path) = path {
-            let dir = path
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            if !dir.is_dir() {
-                return Err(format!(
-                    "{name} {}: directory {} does not exist",
-                    path.display(),
-                    dir.display()
-                ));
-            }
-        }
-    }
-    Ok(())
+    super::outputs::check_dirs_exist(&outputs)
 }
 
 pub fn main(args: &[String], global: RankSetup) -> u8 {

@@ -4,3 +4,4 @@ pub mod find;
 pub mod io500;
 pub mod ior;
 pub mod mdtest;
+mod outputs;
