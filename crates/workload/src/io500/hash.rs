@@ -136,21 +136,8 @@ mod tests {
     use super::*;
     use crate::io500::phases::by_name;
 
-    /// Submission 731 (io500-sc24_v1): the `%f` strings of its result.txt.
-    pub const SC24_731: &[(&str, f64)] = &[
-        ("ior-easy-write", 148.001603),
-        ("mdtest-easy-write", 322.913191),
-        ("ior-hard-write", 44.193659),
-        ("mdtest-hard-write", 27.571390),
-        ("find", 12203.137716),
-        ("ior-easy-read", 310.400939),
-        ("mdtest-easy-stat", 961.905678),
-        ("ior-hard-read", 130.189815),
-        ("mdtest-hard-stat", 327.164624),
-        ("mdtest-easy-delete", 133.655903),
-        ("mdtest-hard-read", 305.670500),
-        ("mdtest-hard-delete", 36.108839),
-    ];
+    /// Submission 731's published per-phase values (one copy, in `sc24_tests`).
+    const SC24_731: &[(&str, f64)] = &crate::io500::sc24_tests::S731;
 
     fn scored(v: &[(&'static str, f64)]) -> Vec<Scored<'static>> {
         v.iter()

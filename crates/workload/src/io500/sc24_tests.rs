@@ -25,7 +25,8 @@ const S722: Vector = [
     ("mdtest-hard-delete", 29.443611),
 ];
 
-const S731: Vector = [
+/// Submission 731 (io500-sc24_v1), the `%f` strings of its result.txt; also used by `hash`'s tests.
+pub(super) const S731: Vector = [
     ("ior-easy-write", 148.001603),
     ("mdtest-easy-write", 322.913191),
     ("ior-hard-write", 44.193659),

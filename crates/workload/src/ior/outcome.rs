@@ -120,10 +120,6 @@ impl PhaseOutcome {
             0.0
         }
     }
-    /// Mean transfer latency over all ranks, seconds.
-    pub fn mean_latency_s(&self) -> f64 {
-        self.latency.mean() / 1e9
-    }
     /// Rank 0's mean time per transfer over its access window, seconds (what IOR prints).
     pub fn rank0_latency_s(&self) -> f64 {
         let r = &self.ranks[0];
