@@ -8,6 +8,14 @@ pub enum CommError {
     PeerFailed { rank: usize, message: String },
 }
 
+/// A point-to-point message as received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub source: usize,
+    pub tag: u16,
+    pub data: Vec<u8>,
+}
+
 /// Reduction operators for [`Comm::all_reduce_u64`] and [`Comm::all_reduce_f64`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReduceOp {
@@ -52,6 +60,17 @@ pub trait Comm: Send {
     /// Tell the other ranks that this one failed; their pending and future collectives
     /// return [`CommError::PeerFailed`].
     fn fail(&self, message: &str);
+
+    /// Sends `data` to rank `dest` with a protocol-defined `tag`, on a channel of its own
+    /// (point-to-point messages never mix with collectives). Messages from one sender to one
+    /// receiver arrive in order. A small message returns at once; a large one may wait until
+    /// `dest` receives it, so a protocol must keep the receiver polling [`Comm::try_receive`]
+    /// whenever a large message can be on its way to it.
+    fn send_to(&self, dest: usize, tag: u16, data: &[u8]) -> Result<(), CommError>;
+
+    /// The oldest message that has arrived for this rank, if any: `(source, tag, data)`.
+    /// Never waits.
+    fn try_receive(&self) -> Result<Option<Message>, CommError>;
 
     fn all_reduce_u64(&self, value: u64, op: ReduceOp) -> Result<u64, CommError> {
         let all = self.all_gather_bytes(&value.to_le_bytes())?;

@@ -9,5 +9,5 @@ mod comm;
 mod node_map;
 pub mod threads;
 
-pub use comm::{Comm, CommError, ReduceOp};
+pub use comm::{Comm, CommError, Message, ReduceOp};
 pub use node_map::{NodeMap, Placement};

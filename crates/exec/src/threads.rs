@@ -1,10 +1,11 @@
 //! Thread ranks: N ranks as threads of one process, sharing one rendezvous point.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
-use crate::{Comm, CommError, NodeMap};
+use crate::{Comm, CommError, Message, NodeMap};
 
 struct State {
     /// Completed collectives so far; waiters watch it change.
@@ -24,6 +25,8 @@ struct Shared {
     failed: AtomicBool,
     wake: Condvar,
     node_map: NodeMap,
+    /// Point-to-point messages waiting for each rank.
+    mailboxes: Vec<Mutex<VecDeque<Message>>>,
 }
 
 /// Busy-wait rounds before a waiter sleeps; the last `YIELD_ROUNDS` yield the CPU instead.
@@ -124,6 +127,42 @@ impl Comm for ThreadComm {
         self.shared.failed.store(true, Ordering::Release);
         self.shared.wake.notify_all();
     }
+
+    fn send_to(&self, dest: usize, tag: u16, data: &[u8]) -> Result<(), CommError> {
+        if let Some(e) = self.check_failed() {
+            return Err(e);
+        }
+        let msg = Message {
+            source: self.rank,
+            tag,
+            data: data.to_vec(),
+        };
+        self.shared.mailboxes[dest]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back(msg);
+        Ok(())
+    }
+
+    fn try_receive(&self) -> Result<Option<Message>, CommError> {
+        if let Some(e) = self.check_failed() {
+            return Err(e);
+        }
+        Ok(self.shared.mailboxes[self.rank]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop_front())
+    }
+}
+
+impl ThreadComm {
+    /// The failure of another rank, checked without the lock in the common case.
+    fn check_failed(&self) -> Option<CommError> {
+        if !self.shared.failed.load(Ordering::Acquire) {
+            return None;
+        }
+        peer_failed(&self.lock())
+    }
 }
 
 /// How one rank ended, in rank order.
@@ -162,6 +201,7 @@ where
         generation: AtomicU64::new(0),
         failed: AtomicBool::new(false),
         node_map,
+        mailboxes: (0..ranks).map(|_| Mutex::new(VecDeque::new())).collect(),
     });
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..ranks)
@@ -270,6 +310,32 @@ mod tests {
                 other => panic!("rank {r}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn messages_arrive_in_order_with_source_and_tag() {
+        let out = run(3, NodeMap::single_node(3), |c| -> Result<Vec<Message>, CommError> {
+            if c.rank() != 0 {
+                for i in 0..3u8 {
+                    c.send_to(0, 7 + c.rank() as u16, &[c.rank() as u8, i])?;
+                }
+            }
+            c.barrier()?;
+            let mut got = Vec::new();
+            while let Some(m) = c.try_receive()? {
+                got.push(m);
+            }
+            Ok(got)
+        });
+        let got = out[0].as_ref().unwrap();
+        assert_eq!(got.len(), 6);
+        for src in 1..3usize {
+            let from: Vec<_> = got.iter().filter(|m| m.source == src).collect();
+            assert!(from.iter().all(|m| m.tag == 7 + src as u16));
+            let order: Vec<u8> = from.iter().map(|m| m.data[1]).collect();
+            assert_eq!(order, vec![0, 1, 2]);
+        }
+        assert!(out[1].as_ref().unwrap().is_empty());
     }
 
     #[test]
