@@ -6,6 +6,12 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v fio >/dev/null 2>&1 || need_apt+=(fio)   # used by benches/, checked here so benches work
+# The MPI build and its tests: Open MPI (mpirun, mpicc, headers) and libclang for the mpi
+# crate's bindings; `timeout` bounds every mpirun in the tests.
+command -v mpirun >/dev/null 2>&1 || need_apt+=(openmpi-bin)
+command -v mpicc >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
+ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || ls /usr/lib/*/libclang*.so* >/dev/null 2>&1 || need_apt+=(libclang-dev)
+command -v timeout >/dev/null 2>&1 || need_apt+=(coreutils)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -18,12 +24,21 @@ fi
 
 cargo build --release --locked 2>&1 | tail -n 3
 
-# Unit, property and integration tests of every crate (doc tests hold no examples to run).
+# Pass 1, the default build (thread ranks; a launcher's environment is refused): unit,
+# property and integration tests of every crate (doc tests hold no examples to run).
+# Pass 2, the MPI build (`--features mpi`): the same integration tests plus tests/mpi, which
+# run iogauge under a real `mpirun --oversubscribe` with 2 and 4 ranks.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 set +e
 cargo test --release --locked --workspace --lib --bins --tests 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+cargo test --release --locked --features mpi -p exec -p iogauge --lib --bins --tests 2>&1 | tee -a "$log"
+status2=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$status2
+# Leave the default (non-MPI) binary in target/release, as the README's first command expects.
+cargo build --release --locked 2>&1 | tail -n 1
 set -e
 passed=$(grep -Eo 'test result: [A-Za-z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
 failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')

@@ -31,6 +31,9 @@ pub struct Cli {
     /// Number of ranks (threads) for every workload; a workload's own -N/--tasks overrides it
     #[arg(long, value_name = "N", global = false)]
     pub tasks: Option<usize>,
+    /// Start MPI even without a launcher's environment (MPI builds; a launcher is detected anyway)
+    #[arg(long)]
+    pub mpi: bool,
     /// Testing aid: pretend the ranks run on K nodes (block placement), like IOR_FAKE_NODES
     #[arg(long, value_name = "K")]
     pub fake_nodes: Option<usize>,

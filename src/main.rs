@@ -28,9 +28,30 @@ use clap::Parser;
 fn main() -> ExitCode {
     measure::init();
     let cli = cli::Cli::parse();
-    if let Some(l) = launcher::detect(|k| std::env::var(k).ok()) {
-        eprintln!("{}", launcher::refusal(&l));
-        return ExitCode::from(2);
+    #[cfg(feature = "mpi")]
+    let launched = launcher::launched(|k| std::env::var(k).ok());
+    #[cfg(feature = "mpi")]
+    let mpi = if cli.mpi || launched.is_some() {
+        match start_mpi(launched.as_ref()) {
+            Ok(m) => Some(m),
+            Err(code) => return ExitCode::from(code),
+        }
+    } else {
+        None
+    };
+    #[cfg(not(feature = "mpi"))]
+    {
+        if let Some(l) = launcher::detect(|k| std::env::var(k).ok()) {
+            eprintln!("{}", launcher::refusal(&l));
+            return ExitCode::from(2);
+        }
+        if cli.mpi {
+            eprintln!(
+                "iogauge: --mpi: this iogauge was built without MPI; build it with \
+                 `cargo build --release --features mpi` (docs/mpi.md)"
+            );
+            return ExitCode::from(2);
+        }
     }
     let global = world::RankSetup {
         tasks: cli.tasks,
@@ -43,5 +64,28 @@ fn main() -> ExitCode {
         cli::Command::Find { args } => commands::find::main(&args, global),
         cli::Command::Io500 { args } => commands::io500::main(&args, global),
     };
+    #[cfg(feature = "mpi")]
+    if let Some(mpi) = mpi {
+        // Rank 0 failed in a run and has saved its results: the other ranks may be waiting
+        // for it in a collective, so end them all.
+        world::abort_if_root_failed(i32::from(code));
+        drop(mpi);
+    }
     ExitCode::from(code)
+}
+
+/// Starts MPI and checks that it sees the tasks the launcher started; exit status 2 if not.
+#[cfg(feature = "mpi")]
+fn start_mpi(launched: Option<&launcher::Launched>) -> Result<exec::mpi::Mpi, u8> {
+    let mpi = exec::mpi::init().map_err(|e| {
+        eprintln!("iogauge: cannot start MPI: {e}");
+        2
+    })?;
+    if let Some(msg) = launched.and_then(|l| launcher::size_mismatch(l, mpi.world().size())) {
+        // Every task is a world of its own here, so each may say so and stop.
+        eprintln!("{msg}");
+        return Err(2);
+    }
+    world::use_mpi(mpi.world().clone());
+    Ok(mpi)
 }

@@ -1,6 +1,108 @@
-//! How many ranks, on how many (possibly pretend) nodes.
+//! How many ranks, on how many nodes, and whether they are threads or MPI processes.
+//!
+//! Thread ranks are the default. In a build with the `mpi` feature, `main` starts MPI when a
+//! launcher started the process (or with `--mpi`) and records the world here; from then on
+//! [`run`] runs each workload on MPI ranks instead, [`is_root`] tells the process that prints
+//! and writes results, and [`RankSetup`] takes its rank count and node map from MPI.
 
-use exec::{NodeMap, Placement};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use exec::threads::{self, RankOutcome};
+use exec::{Comm, NodeMap, Placement};
+
+#[cfg(feature = "mpi")]
+static MPI_WORLD: std::sync::OnceLock<exec::mpi::MpiWorld> = std::sync::OnceLock::new();
+
+/// Rank 0 of an MPI job failed; `main` must end the job once rank 0 has saved its results.
+static ROOT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Makes every later [`run`] use MPI ranks.
+#[cfg(feature = "mpi")]
+pub fn use_mpi(world: exec::mpi::MpiWorld) {
+    let _ = MPI_WORLD.set(world);
+}
+
+#[cfg(feature = "mpi")]
+fn mpi_world() -> Option<&'static exec::mpi::MpiWorld> {
+    MPI_WORLD.get()
+}
+
+#[cfg(not(feature = "mpi"))]
+fn mpi_world() -> Option<&'static NoMpi> {
+    None
+}
+
+/// Stands in for the MPI world in builds without MPI, so callers need no `cfg`.
+#[cfg(not(feature = "mpi"))]
+struct NoMpi;
+
+#[cfg(not(feature = "mpi"))]
+impl NoMpi {
+    fn rank(&self) -> usize {
+        0
+    }
+    fn size(&self) -> usize {
+        1
+    }
+    fn host_map(&self, ranks: usize) -> NodeMap {
+        NodeMap::single_node(ranks)
+    }
+}
+
+/// Ranks are MPI processes.
+pub fn is_mpi() -> bool {
+    mpi_world().is_some()
+}
+
+/// This process prints and writes results: always with thread ranks, MPI rank 0 otherwise.
+pub fn is_root() -> bool {
+    mpi_world().map_or(true, |w| w.rank() == 0)
+}
+
+/// What the result document names as the launcher.
+pub fn launcher_name() -> &'static str {
+    if is_mpi() {
+        "mpi"
+    } else {
+        "threads"
+    }
+}
+
+/// Ends the MPI job with `code` if rank 0 failed in a run: the other ranks may be waiting
+/// for it in a collective. Call once rank 0 has saved its results. No-op otherwise.
+pub fn abort_if_root_failed(code: i32) {
+    if !ROOT_FAILED.load(Ordering::Acquire) {
+        return;
+    }
+    #[cfg(not(feature = "mpi"))]
+    let _ = code;
+    #[cfg(feature = "mpi")]
+    if let Some(w) = mpi_world() {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        w.abort(code.max(1));
+    }
+}
+
+/// Runs `body` on every rank of `setup` and returns the outcomes of this process's ranks, by
+/// rank: all of them with thread ranks; under MPI only this process's own (none if it is not
+/// among the job's ranks). A rank other than 0 that fails under MPI ends the job itself.
+pub fn run<T, E, F>(setup: &RankSetup, body: F) -> Vec<RankOutcome<T, E>>
+where
+    T: Send,
+    E: Send + std::fmt::Display,
+    F: Fn(&dyn Comm) -> Result<T, E> + Sync,
+{
+    #[cfg(feature = "mpi")]
+    if let Some(w) = mpi_world() {
+        let out = w.run(setup.ranks(), setup.node_map(), |c| body(c));
+        if out.iter().any(Result::is_err) {
+            ROOT_FAILED.store(true, Ordering::Release);
+        }
+        return out;
+    }
+    threads::run(setup.ranks(), setup.node_map(), |c| body(&c))
+}
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RankSetup {
@@ -19,31 +121,130 @@ impl RankSetup {
         }
     }
 
-    /// Ranks to run (default 1, like IOR without mpirun).
+    /// Ranks to run: `--tasks`/`-N`, else every MPI rank, else 1 (like IOR without mpirun).
     pub fn ranks(&self) -> usize {
-        self.tasks.unwrap_or(1)
+        self.tasks
+            .unwrap_or_else(|| mpi_world().map_or(1, |w| w.size()))
     }
 
-    /// Thread ranks are one node unless `--fake-nodes` splits them.
+    /// `--fake-nodes` splits the ranks into pretend nodes; otherwise thread ranks are one
+    /// node and MPI ranks are where their hosts are (placement detected from the host names).
     pub fn node_map(&self) -> NodeMap {
         let placement = if self.round_robin {
             Placement::RoundRobin
         } else {
             Placement::Block
         };
-        NodeMap::new(self.ranks(), self.fake_nodes.unwrap_or(1), placement)
+        match (self.fake_nodes, mpi_world()) {
+            (Some(k), _) => NodeMap::new(self.ranks(), k, placement),
+            (None, Some(w)) => w.host_map(self.ranks()),
+            (None, None) => NodeMap::new(self.ranks(), 1, placement),
+        }
     }
 
     /// Problems found before any I/O.
     pub fn check(&self) -> Result<(), String> {
+        if let (Some(t), Some(w)) = (self.tasks, mpi_world()) {
+            if t > w.size() {
+                return Err(format!(
+                    "--tasks/-N {t} is more than the {} MPI ranks of this job",
+                    w.size()
+                ));
+            }
+        }
+        let ranks = self.ranks();
         match (self.tasks, self.fake_nodes) {
             (Some(0), _) => Err("--tasks/-N must be at least 1".to_string()),
             (_, Some(0)) => Err("--fake-nodes must be at least 1".to_string()),
-            (t, Some(k)) if k > t.unwrap_or(1) => Err(format!(
-                "--fake-nodes {k} is more than the {} task(s)",
-                t.unwrap_or(1)
-            )),
+            (_, Some(k)) if k > ranks => {
+                Err(format!("--fake-nodes {k} is more than the {ranks} task(s)"))
+            }
             _ => Ok(()),
         }
     }
+}
+
+/// Rank 0's `value` on every rank of a job: for facts each process read on its own (a
+/// stonewall status file) that must be the same everywhere.
+pub fn rank0_value(comm: &dyn Comm, value: Option<u64>) -> Result<Option<u64>, exec::CommError> {
+    const NONE: u64 = u64::MAX;
+    let v = comm.broadcast_u64(value.unwrap_or(NONE), 0)?;
+    Ok((v != NONE).then_some(v))
+}
+
+/// What a rank other than 0 would have printed when it stopped before the run.
+static HELD_MESSAGE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Bad input found before any I/O: the message (printed by rank 0; other MPI ranks hand
+/// theirs to rank 0) and exit status 2, agreed with the other ranks.
+pub fn bad_input(message: String) -> u8 {
+    if is_root() {
+        eprintln!("{message}");
+    }
+    *HELD_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
+    exit_early(2)
+}
+
+/// This process stops before the run with `code` (e.g. after `--help`); under MPI every
+/// rank learns it, so none waits for it in the run.
+pub fn exit_early(code: u8) -> u8 {
+    agree(Some(code)).err().unwrap_or(code)
+}
+
+/// This process is ready to run; `Err(code)` if another MPI rank stopped before the run.
+/// Every path through a command's checks ends in exactly one `proceed` or `exit_early`.
+pub fn proceed() -> Result<(), u8> {
+    agree(None)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn agree(mine: Option<u8>) -> Result<(), u8> {
+    mine.map_or(Ok(()), Err)
+}
+
+#[cfg(feature = "mpi")]
+fn agree(mine: Option<u8>) -> Result<(), u8> {
+    let Some(w) = mpi_world() else {
+        return mine.map_or(Ok(()), Err);
+    };
+    let held = HELD_MESSAGE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    // [stops, code, message...]
+    let mut mine_bytes = vec![u8::from(mine.is_some()), mine.unwrap_or(0)];
+    mine_bytes.extend_from_slice(held.unwrap_or_default().as_bytes());
+    let all = w.all_gather(&mine_bytes);
+    let stops: Vec<(usize, u8, String)> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.first() == Some(&1))
+        .map(|(r, b)| (r, b[1], String::from_utf8_lossy(&b[2..]).into_owned()))
+        .collect();
+    if stops.is_empty() {
+        return Ok(());
+    }
+    if w.rank() == 0 {
+        // Rank 0 printed its own message; show what only other ranks saw, once each.
+        let mut shown: Vec<&str> = Vec::new();
+        for (r, _, m) in &stops {
+            if m.is_empty() || shown.contains(&m.as_str()) {
+                continue;
+            }
+            if *r != 0 {
+                eprintln!("rank {r}: {m}");
+            }
+            shown.push(m);
+        }
+    }
+    Err(mine.unwrap_or_else(|| stops.iter().map(|s| s.1).max().unwrap_or(2)))
+}
+
+/// Rank 0's `data` on every rank (MPI), or `data` itself (thread ranks).
+pub fn broadcast_from_root(data: &[u8]) -> Vec<u8> {
+    #[cfg(feature = "mpi")]
+    if let Some(w) = mpi_world() {
+        return w.broadcast(data);
+    }
+    data.to_vec()
 }

@@ -6,3 +6,5 @@ mod find;
 mod io500;
 mod ior;
 mod mdtest;
+#[cfg(feature = "mpi")]
+mod mpi;

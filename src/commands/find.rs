@@ -16,9 +16,9 @@ use crate::world::RankSetup;
 /// Below this runtime the rate says more about start-up than about the file system.
 const SHORT_RUN_S: f64 = 1.0;
 
+/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
 fn usage(message: impl std::fmt::Display) -> u8 {
-    eprintln!("iogauge {message}");
-    2
+    crate::world::bad_input(format!("iogauge {message}"))
 }
 
 /// Matches go to stdout in whole lines; a closed pipe must not stop the walk.
@@ -55,7 +55,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
     };
     if cmd.help {
         print!("{}", find_cli::HELP);
-        return 0;
+        return crate::world::exit_early(0);
     }
     let setup = RankSetup {
         tasks: cmd.tasks,
@@ -67,6 +67,9 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
     }
     if let Err(e) = preflight(&cmd, &PosixEngine::new(false)) {
         return usage(e);
+    }
+    if let Err(code) = crate::world::proceed() {
+        return code;
     }
     run(&cmd, &setup)
 }
@@ -81,10 +84,10 @@ fn run(cmd: &FindCommand, setup: &RankSetup) -> u8 {
     let pool = StealingPool::new(tasks, cmd.paths.clone(), cmd.queue_length, victims);
     let lister = StdoutLister;
     let list: Option<&dyn Lister> = if cmd.count_only { None } else { Some(&lister) };
-    let ranks = threads::run(tasks, setup.node_map(), |comm| {
+    let ranks = crate::world::run(setup, |comm| {
         let engine = PosixEngine::new(false);
         find::run(&find::FindCtx {
-            comm: &comm,
+            comm,
             engine: &engine,
             pool: &pool,
             query: &cmd.query,

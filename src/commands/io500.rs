@@ -14,7 +14,7 @@ use workload::io500::seeds::{check_timestamp, TIMESTAMP_FORMAT};
 use workload::io500::{hash, validity};
 
 use crate::io500_cli::{self, Io500Command, HELP};
-use crate::io500_driver::{environment_of, ranks_of, Io500Driver};
+use crate::io500_driver::{environment_of, follow, ranks_of, Io500Driver};
 use crate::io500_quick;
 use crate::world::RankSetup;
 
@@ -36,7 +36,17 @@ fn load(path: &Path) -> Result<Config, String> {
     Config::parse(&text).map_err(|e| format!("io500: {}", e.in_file(&path.display().to_string())))
 }
 
+/// Under MPI rank 0 runs the suite and the other ranks follow its orders (`follow`).
 pub fn main(args: &[String], global: RankSetup) -> u8 {
+    if !crate::world::is_root() {
+        return follow::follow();
+    }
+    let code = lead(args, global);
+    follow::announce(&follow::Order::Done { code });
+    code
+}
+
+fn lead(args: &[String], global: RankSetup) -> u8 {
     let cmd = match io500_cli::parse(args) {
         Ok(c) => c,
         Err(e) => return usage(e),
@@ -48,10 +58,14 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
     if let Some(result) = &cmd.verify {
         return verify(&cmd, result);
     }
-    let ranks = cmd
-        .tasks
-        .or(global.tasks)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // Thread ranks default to one per CPU, MPI ranks to the whole job.
+    let ranks = cmd.tasks.or(global.tasks).unwrap_or_else(|| {
+        if crate::world::is_mpi() {
+            RankSetup::default().ranks()
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+    });
     let mut config = match (&cmd.config, cmd.quick) {
         (Some(path), _) => match load(path) {
             Ok(c) => c,

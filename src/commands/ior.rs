@@ -21,9 +21,9 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Width of the per-interval series buckets.
 const INTERVAL_NS: u64 = 1_000_000_000;
 
+/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
 fn usage(message: impl std::fmt::Display) -> u8 {
-    eprintln!("iogauge {message}");
-    2
+    crate::world::bad_input(format!("iogauge {message}"))
 }
 
 /// Everything rank 0 updates as events arrive.
@@ -132,7 +132,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
     };
     if cmd.help {
         print!("{}", ior_cli::help_text());
-        return 0;
+        return crate::world::exit_early(0);
     }
     let setup = RankSetup {
         tasks: cmd.tasks,
@@ -161,7 +161,9 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
     if let Err(e) = check_output_paths(&cmd) {
         return usage(format!("ior: {e}"));
     }
+    // Only rank 0 prints and writes results (other MPI ranks' stdout is quiet anyway).
     let out: Box<dyn Write + Send> = match &p.summary_file {
+        Some(_) if !crate::world::is_root() => Box::new(std::io::sink()),
         Some(f) => match std::fs::File::create(f) {
             Ok(file) => {
                 println!("Writing output to {}", f.display());
@@ -171,6 +173,9 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
         },
         None => Box::new(std::io::stdout()),
     };
+    if let Err(code) = crate::world::proceed() {
+        return code;
+    }
     run(&cmd, &setup, info, out, warnings)
 }
 
@@ -202,7 +207,7 @@ fn run(
             "round-robin"
         }
         .to_string(),
-        launcher: "threads".to_string(),
+        launcher: crate::world::launcher_name().to_string(),
     };
     doc.parameters = serde_json::to_value(p).unwrap_or_default();
 
@@ -224,7 +229,8 @@ fn run(
         doc.warnings.push(w.clone());
     }
     // IOR truncates the per-rank CSV and writes its header when it parses the option.
-    if let Some(path) = &p.rank_details_csv {
+    let root = crate::world::is_root();
+    if let Some(path) = p.rank_details_csv.as_ref().filter(|_| root) {
         if let Err(e) = write_rank_csv(path, &[], tasks) {
             eprintln!("iogauge: warning: cannot write {}: {e}", path.display());
         }
@@ -233,8 +239,8 @@ fn run(
         printer,
         doc,
         outcomes: Vec::new(),
-        json: cmd.json.clone(),
-        rank_csv: p.rank_details_csv.clone(),
+        json: cmd.json.clone().filter(|_| root),
+        rank_csv: p.rank_details_csv.clone().filter(|_| root),
         tasks,
     });
     sink.lock().unwrap_or_else(|e| e.into_inner()).save();
@@ -250,9 +256,9 @@ fn run(
             only_rank0: p.dummy.delay_only_rank0,
         },
     };
-    let ranks = threads::run(tasks, node_map, |comm| {
-        let engine = info.make(&cfg, exec::Comm::rank(&comm));
-        let ctx = Ctx::new(p, &comm, engine.as_ref(), INTERVAL_NS);
+    let ranks = crate::world::run(setup, |comm| {
+        let engine = info.make(&cfg, comm.rank());
+        let ctx = Ctx::new(p, comm, engine.as_ref(), INTERVAL_NS);
         let mut on = |ev: Event| sink.lock().unwrap_or_else(|e| e.into_inner()).handle(ev);
         ior::run(&ctx, &mut on)
     });

@@ -20,9 +20,9 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Width of the per-interval series buckets.
 const INTERVAL_NS: u64 = 1_000_000_000;
 
+/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
 fn usage(message: impl std::fmt::Display) -> u8 {
-    eprintln!("iogauge {message}");
-    2
+    crate::world::bad_input(format!("iogauge {message}"))
 }
 
 /// Everything rank 0 updates as events arrive.
@@ -112,7 +112,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
     };
     if cmd.help {
         print!("{}", mdtest_cli::help_text());
-        return 0;
+        return crate::world::exit_early(0);
     }
     let setup = RankSetup {
         tasks: cmd.tasks,
@@ -149,13 +149,20 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
         );
     }
     // mdtest truncates the per-rank CSV and writes its header while validating.
-    if let Some(path) = &p.rank_details_csv {
+    if let Some(path) = p
+        .rank_details_csv
+        .as_ref()
+        .filter(|_| crate::world::is_root())
+    {
         if let Err(e) = csv::write_header(path) {
             return usage(format!(
                 "mdtest: --saveRankPerformanceDetails {}: {e}",
                 path.display()
             ));
         }
+    }
+    if let Err(code) = crate::world::proceed() {
+        return code;
     }
     run(&cmd, &setup, info, shape, pre.status_items, warnings, args)
 }
@@ -194,7 +201,7 @@ fn run(
             "round-robin"
         }
         .to_string(),
-        launcher: "threads".to_string(),
+        launcher: crate::world::launcher_name().to_string(),
     };
     let stride = workload::mdtest::naming::effective_stride(
         p.nstride,
@@ -246,7 +253,7 @@ fn run(
         printer,
         doc,
         outcomes: Vec::new(),
-        json: cmd.json.clone(),
+        json: cmd.json.clone().filter(|_| crate::world::is_root()),
         write_bytes: p.write_bytes,
         items: items_per_task,
     });
@@ -263,9 +270,10 @@ fn run(
             only_rank0: p.dummy.delay_only_rank0,
         },
     };
-    let ranks = threads::run(tasks, node_map, |comm| {
-        let engine = info.make(&cfg, exec::Comm::rank(&comm));
-        let ctx = Ctx::new(p, shape, &comm, engine.as_ref(), INTERVAL_NS, status_items);
+    let ranks = crate::world::run(setup, |comm| {
+        let engine = info.make(&cfg, comm.rank());
+        let status_items = crate::world::rank0_value(comm, status_items)?;
+        let ctx = Ctx::new(p, shape, comm, engine.as_ref(), INTERVAL_NS, status_items);
         let mut on = |ev: Event| sink.lock().unwrap_or_else(|e| e.into_inner()).handle(ev);
         mdtest::run(&ctx, &mut on)
     });
@@ -277,7 +285,11 @@ fn run(
         .find_map(|r| r.as_ref().ok())
         .map_or(sink.doc.verification_errors, |t| t.errors);
     let _ = sink.printer.finish(&sink.outcomes, errors);
-    if let Some(path) = &p.rank_details_csv {
+    if let Some(path) = p
+        .rank_details_csv
+        .as_ref()
+        .filter(|_| crate::world::is_root())
+    {
         let rows = csv::rows(&sink.outcomes, p.iterations, tasks, sink.items);
         if let Err(e) = csv::append_rows(path, &rows) {
             eprintln!("iogauge: warning: cannot write {}: {e}", path.display());

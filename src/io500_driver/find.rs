@@ -8,7 +8,6 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use engine::{Engine, PosixEngine};
-use exec::threads;
 use exec::CommError;
 use workload::find::{self, FindError, FindOutcome, StealingPool, VictimChoice};
 use workload::io500::measured::{parse_matched, Measured};
@@ -26,7 +25,8 @@ pub fn check(args: &[String]) -> Result<FindCommand, String> {
 pub fn run(args: &[String], setup: &RankSetup, txt: &Path, csv: &Path) -> Result<Ran, String> {
     let cmd = check(args)?;
     let posix = PosixEngine::new(false);
-    for p in &cmd.paths {
+    // Other MPI ranks follow rank 0's decision (`follow`), so only it checks.
+    for p in cmd.paths.iter().filter(|_| crate::world::is_root()) {
         match posix.stat(p) {
             Ok(st) if st.is_dir => {}
             Ok(_) => return Err(format!("find: {}: not a directory", p.display())),
@@ -40,10 +40,10 @@ pub fn run(args: &[String], setup: &RankSetup, txt: &Path, csv: &Path) -> Result
         VictimChoice::Random
     };
     let pool = StealingPool::new(tasks, cmd.paths.clone(), cmd.queue_length, victims);
-    let ranks = threads::run(tasks, setup.node_map(), |comm| {
+    let ranks = crate::world::run(setup, |comm| {
         let engine = PosixEngine::new(false);
         find::run(&find::FindCtx {
-            comm: &comm,
+            comm,
             engine: &engine,
             pool: &pool,
             query: &cmd.query,

@@ -6,7 +6,6 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use engine::{DummyDelays, EngineConfig};
-use exec::threads;
 use exec::CommError;
 use workload::io500::measured::{IorWall, Measured};
 use workload::ior::{self, validate::validate, Ctx, Event, IorError, PhaseOutcome};
@@ -54,7 +53,11 @@ pub fn run(
     let tasks = setup.ranks();
     let info = engine::lookup(&p.api).map_err(|e| format!("ior: {e}"))?;
     let mut warnings = cmd.warnings.clone();
-    warnings.extend(preflight(args, tasks)?);
+    let root = crate::world::is_root();
+    if root {
+        // Other MPI ranks follow rank 0's decision (`follow`), so only it checks.
+        warnings.extend(preflight(args, tasks)?);
+    }
     let file = std::fs::File::create(txt).map_err(|e| format!("{}: {e}", txt.display()))?;
     let node_map = setup.node_map();
     let env = results::capture(None);
@@ -79,7 +82,7 @@ pub fn run(
     for w in &warnings {
         let _ = printer.warning(w);
     }
-    if let Some(path) = &p.rank_details_csv {
+    if let Some(path) = p.rank_details_csv.as_ref().filter(|_| root) {
         write_rank_csv(path, &[], tasks).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let sink = Mutex::new(Sink {
@@ -97,9 +100,9 @@ pub fn run(
             only_rank0: p.dummy.delay_only_rank0,
         },
     };
-    let ranks = threads::run(tasks, node_map, |comm| {
-        let engine = info.make(&cfg, exec::Comm::rank(&comm));
-        let ctx = Ctx::new(p, &comm, engine.as_ref(), INTERVAL_NS);
+    let ranks = crate::world::run(setup, |comm| {
+        let engine = info.make(&cfg, comm.rank());
+        let ctx = Ctx::new(p, comm, engine.as_ref(), INTERVAL_NS);
         let mut on = |ev: Event| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
             match ev {
@@ -123,7 +126,7 @@ pub fn run(
             .format("%a %b %e %H:%M:%S %Y")
             .to_string(),
     );
-    if let Some(path) = &p.rank_details_csv {
+    if let Some(path) = p.rank_details_csv.as_ref().filter(|_| root) {
         if let Err(e) = append_rank_csv(path, &sink.outcomes, tasks) {
             eprintln!("iogauge: warning: cannot write {}: {e}", path.display());
         }

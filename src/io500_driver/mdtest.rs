@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use engine::{DummyDelays, EngineConfig};
-use exec::threads;
 use exec::CommError;
 use workload::io500::measured::{MdWall, Measured};
 use workload::io500::phases::{How, MdStep, Phase};
@@ -56,7 +55,13 @@ pub fn run(phase: &Phase, args: &[String], setup: &RankSetup, txt: &Path) -> Res
     let (cmd, shape, mut warnings) = check(args, tasks)?;
     let p = &cmd.params;
     let info = engine::lookup(&p.api).map_err(|e| format!("mdtest: {e}"))?;
-    let pre = preflight(args, tasks)?;
+    // Rank 0 checked the file system before announcing the phase; another rank that sees it
+    // differently must still take part (what it read is replaced by rank 0's in the run).
+    let pre = if crate::world::is_root() {
+        preflight(args, tasks)?
+    } else {
+        preflight(args, tasks).unwrap_or_default()
+    };
     warnings.extend(pre.warnings);
     let file = std::fs::File::create(txt).map_err(|e| format!("{}: {e}", txt.display()))?;
     let node_map = setup.node_map();
@@ -87,7 +92,8 @@ pub fn run(phase: &Phase, args: &[String], setup: &RankSetup, txt: &Path) -> Res
     let out: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(file));
     let mut printer = MdtestPrinter::new(out, p, header);
     let _ = printer.start(&warnings);
-    if let Some(path) = &p.rank_details_csv {
+    let rank0 = crate::world::is_root();
+    if let Some(path) = p.rank_details_csv.as_ref().filter(|_| rank0) {
         csv::write_header(path).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let sink = Mutex::new(Sink {
@@ -106,9 +112,10 @@ pub fn run(phase: &Phase, args: &[String], setup: &RankSetup, txt: &Path) -> Res
         },
     };
     let status_items = pre.status_items;
-    let ranks = threads::run(tasks, node_map, |comm| {
-        let engine = info.make(&cfg, exec::Comm::rank(&comm));
-        let ctx = Ctx::new(p, shape, &comm, engine.as_ref(), INTERVAL_NS, status_items);
+    let ranks = crate::world::run(setup, |comm| {
+        let engine = info.make(&cfg, comm.rank());
+        let status_items = crate::world::rank0_value(comm, status_items)?;
+        let ctx = Ctx::new(p, shape, comm, engine.as_ref(), INTERVAL_NS, status_items);
         let mut on = |ev: Event| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
             match ev {
@@ -133,7 +140,7 @@ pub fn run(phase: &Phase, args: &[String], setup: &RankSetup, txt: &Path) -> Res
         .find_map(|r| r.as_ref().ok())
         .map_or(0, |t| t.errors);
     let _ = sink.printer.finish(&sink.outcomes, errors);
-    if let Some(path) = &p.rank_details_csv {
+    if let Some(path) = p.rank_details_csv.as_ref().filter(|_| rank0) {
         let items = sink
             .outcomes
             .iter()

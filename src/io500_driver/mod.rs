@@ -4,6 +4,7 @@
 //! per-rank CSV to the result directory, and keeps iogauge's result document up to date.
 
 mod find;
+pub mod follow;
 mod ior;
 mod mdtest;
 
@@ -111,7 +112,21 @@ impl Driver for Io500Driver {
         let txt = PathBuf::from(format!("{result_dir}/{}.txt", phase.name));
         let csv = PathBuf::from(format!("{result_dir}/{}.csv", phase.name));
         let equivalent = built.command.iogauge(built.ranks).unwrap_or_default();
-        let ran = match tool(&built.command)? {
+        let t = tool(&built.command)?;
+        let (name, args): (&str, &[String]) = match t {
+            Tool::Ior(a) => ("ior", a),
+            Tool::Mdtest(a) => ("mdtest", a),
+            Tool::Find(a) => ("find", a),
+            Tool::Script(_) => ("script", &[]),
+        };
+        follow::announce(&follow::Order::Run {
+            phase: phase.name.to_string(),
+            tool: name.to_string(),
+            args: args.to_vec(),
+            ranks: built.ranks,
+            fake_nodes: setup.fake_nodes,
+        });
+        let ran = match t {
             Tool::Ior(args) => ior::run(args, &setup, &txt, &equivalent)?,
             Tool::Mdtest(args) => mdtest::run(phase, args, &setup, &txt)?,
             Tool::Find(args) => find::run(args, &setup, &txt, &csv)?,
@@ -140,6 +155,9 @@ impl Driver for Io500Driver {
         self.doc.phases.push(p);
         score_entry(&mut self.doc, r);
         self.save();
+        // Under MPI a failure of rank 0 leaves the other ranks inside the phase: end the job
+        // now that the phase is on record (result.txt and the document keep what ran).
+        crate::world::abort_if_root_failed(1);
     }
 }
 
@@ -184,8 +202,13 @@ pub fn ranks_of(setup: &RankSetup) -> results::Ranks {
         count: setup.ranks() as u64,
         nodes: m.num_nodes() as u64,
         tasks_per_node: m.tasks_on_node0() as u64,
-        placement: "block".to_string(),
-        launcher: "threads".to_string(),
+        placement: if m.is_block_mapped() {
+            "block"
+        } else {
+            "round-robin"
+        }
+        .to_string(),
+        launcher: crate::world::launcher_name().to_string(),
     }
 }
 

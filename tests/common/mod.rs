@@ -88,6 +88,7 @@ pub fn shm() -> tempfile::TempDir {
 }
 
 /// `iogauge <args>` with extra environment variables.
+#[cfg_attr(feature = "mpi", allow(dead_code))]
 pub fn iogauge_env(args: &str, env: &[(&str, &str)]) -> Run {
     let mut c = Command::new(bin());
     c.args(args.split_whitespace());
@@ -95,4 +96,38 @@ pub fn iogauge_env(args: &str, env: &[(&str, &str)]) -> Run {
         c.env(k, v);
     }
     finish(c.output().expect("run iogauge"))
+}
+
+/// `timeout ... mpirun --oversubscribe -np <np>` with root allowed, ready for the program
+/// (Open MPI's mpirun; `scripts/test.sh` installs it).
+pub fn launcher(np: usize, limit_s: u64) -> Command {
+    let mut c = Command::new("timeout");
+    c.args(["--kill-after=10", &limit_s.to_string(), "mpirun"])
+        .args(["--oversubscribe", "-np", &np.to_string()])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        // Containers often forbid the cross-memory-attach copy; shared memory still works.
+        .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
+    c
+}
+
+/// Every path under `dir`, relative and sorted (like `cd dir && find . | sort`).
+pub fn tree(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, rel: &str, out: &mut Vec<String>) {
+        for name in listing(&base.join(rel)) {
+            let r = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            out.push(r.clone());
+            if base.join(&r).is_dir() {
+                walk(base, &r, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out);
+    out.sort();
+    out
 }

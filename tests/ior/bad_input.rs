@@ -157,6 +157,8 @@ fn help_and_version() {
     assert!(r.stdout.contains("ior"));
 }
 
+/// A build without MPI refuses a launcher's environment (the MPI build starts MPI instead).
+#[cfg(not(feature = "mpi"))]
 #[test]
 fn started_by_a_launcher_without_mpi_support() {
     let d = tmp();
@@ -167,9 +169,40 @@ fn started_by_a_launcher_without_mpi_support() {
     )
     .code(2);
     assert!(
-        r.stderr.contains("no MPI support") && r.stderr.contains("--tasks 4"),
+        r.stderr.contains("built without MPI")
+            && r.stderr.contains("--features mpi")
+            && r.stderr.contains("--tasks 4"),
         "{}",
         r.stderr
+    );
+    assert!(listing(d.path()).is_empty());
+}
+
+/// The same under a real `mpirun -np 2`: every copy stops before any I/O.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_under_real_mpirun_stops_before_any_io() {
+    let d = tmp();
+    let o = d.path().join("f");
+    let out = crate::common::launcher(2, 60)
+        .arg(crate::common::bin())
+        .args([
+            "ior",
+            "-t",
+            "4k",
+            "-b",
+            "4k",
+            "-w",
+            "-o",
+            o.to_str().unwrap(),
+        ])
+        .output()
+        .expect("timeout/mpirun (scripts/test.sh installs Open MPI)");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("Open MPI") && stderr.contains("built without MPI"),
+        "{stderr}"
     );
     assert!(listing(d.path()).is_empty());
 }

@@ -1,30 +1,7 @@
 //! The files and directories left by `-C` match mdtest's names, and cleanup removes exactly
 //! what the run made.
 
-use std::path::Path;
-
-use crate::common::{iogauge, listing, shm};
-
-/// Every path under `dir`, relative and sorted (like `cd dir && find . | sort`).
-fn tree(dir: &Path) -> Vec<String> {
-    fn walk(base: &Path, rel: &str, out: &mut Vec<String>) {
-        for name in listing(&base.join(rel)) {
-            let r = if rel.is_empty() {
-                name
-            } else {
-                format!("{rel}/{name}")
-            };
-            out.push(r.clone());
-            if base.join(&r).is_dir() {
-                walk(base, &r, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, "", &mut out);
-    out.sort();
-    out
-}
+use crate::common::{iogauge, listing, shm, tree};
 
 fn create(args: &str) -> (tempfile::TempDir, Vec<String>) {
     let d = shm();

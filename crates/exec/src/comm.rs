@@ -46,7 +46,7 @@ impl ReduceOp {
 /// Only three primitives are required (`barrier`, `all_gather_bytes`, `fail`); reductions,
 /// gather and broadcast have default implementations on top of them that a transport with
 /// native collectives (MPI) overrides for cost that does not grow with the payload of others.
-pub trait Comm: Send {
+pub trait Comm: Send + Sync {
     fn rank(&self) -> usize;
     fn size(&self) -> usize;
     /// Where ranks live (used by IOR's `-C`/`-Q` reordering).

@@ -1,11 +1,13 @@
 //! Ranks: who takes part in a run and how they agree.
 //!
 //! Workloads see only the [`Comm`] trait. Thread ranks ([`threads`]) run N ranks in one
-//! process; MPI ranks (a later feature) implement the same trait, so workloads do not change.
+//! process; MPI ranks ([`mpi`], feature `mpi`) implement the same trait, so workloads do not change.
 //! Every collective returns `Result`: when one rank fails, the others get
 //! [`CommError::PeerFailed`] instead of waiting forever in a barrier.
 
 mod comm;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 mod node_map;
 pub mod threads;
 

@@ -1,7 +1,7 @@
 //! Thread ranks: N ranks as threads of one process, sharing one rendezvous point.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -242,7 +242,7 @@ where
     })
 }
 
-fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         s.to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
@@ -314,19 +314,23 @@ mod tests {
 
     #[test]
     fn messages_arrive_in_order_with_source_and_tag() {
-        let out = run(3, NodeMap::single_node(3), |c| -> Result<Vec<Message>, CommError> {
-            if c.rank() != 0 {
-                for i in 0..3u8 {
-                    c.send_to(0, 7 + c.rank() as u16, &[c.rank() as u8, i])?;
+        let out = run(
+            3,
+            NodeMap::single_node(3),
+            |c| -> Result<Vec<Message>, CommError> {
+                if c.rank() != 0 {
+                    for i in 0..3u8 {
+                        c.send_to(0, 7 + c.rank() as u16, &[c.rank() as u8, i])?;
+                    }
                 }
-            }
-            c.barrier()?;
-            let mut got = Vec::new();
-            while let Some(m) = c.try_receive()? {
-                got.push(m);
-            }
-            Ok(got)
-        });
+                c.barrier()?;
+                let mut got = Vec::new();
+                while let Some(m) = c.try_receive()? {
+                    got.push(m);
+                }
+                Ok(got)
+            },
+        );
         let got = out[0].as_ref().unwrap();
         assert_eq!(got.len(), 6);
         for src in 1..3usize {

@@ -1,0 +1,106 @@
+//! The IO500 under MPI: rank 0 runs the suite (config, directories, result files, scores,
+//! clean-up) as with thread ranks, and before each phase tells the other ranks which tool to
+//! run with which argv; they take part in that phase's workload and nothing else. One
+//! broadcast per phase keeps every rank in step without each re-deriving IO500 decisions
+//! (timestamps, skipped phases, clean-up) that only rank 0 can make consistently.
+
+use serde::{Deserialize, Serialize};
+use workload::io500::phases::PHASES;
+
+use crate::world::{self, RankSetup};
+
+/// What rank 0 tells the other ranks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Order {
+    /// Take part in `phase`: its tool with `args` on the first `ranks` ranks.
+    Run {
+        phase: String,
+        tool: String,
+        args: Vec<String>,
+        ranks: usize,
+        fake_nodes: Option<usize>,
+    },
+    /// The suite is over; exit with `code`.
+    Done { code: u8 },
+}
+
+/// Rank 0: tells the other ranks (a no-op with thread ranks).
+pub fn announce(order: &Order) {
+    if world::is_mpi() {
+        let bytes = serde_json::to_vec(order).expect("an order serialises");
+        world::broadcast_from_root(&bytes);
+    }
+}
+
+/// Ranks other than 0: take part in every phase rank 0 announces, until it is done.
+pub fn follow() -> u8 {
+    loop {
+        let bytes = world::broadcast_from_root(&[]);
+        let order: Order = match serde_json::from_slice(&bytes) {
+            Ok(o) => o,
+            Err(e) => {
+                exec_report(&format!("iogauge io500: malformed order from rank 0: {e}"));
+                return 1;
+            }
+        };
+        match order {
+            Order::Done { code } => return code,
+            Order::Run {
+                phase,
+                tool,
+                args,
+                ranks,
+                fake_nodes,
+            } => {
+                let setup = RankSetup {
+                    tasks: Some(ranks),
+                    fake_nodes,
+                    round_robin: false,
+                };
+                // The outcome is rank 0's to report; a failure here has ended the job already.
+                let _ = take_part(&phase, &tool, &args, &setup);
+            }
+        }
+    }
+}
+
+fn take_part(phase: &str, tool: &str, args: &[String], setup: &RankSetup) -> Result<(), String> {
+    let nowhere = std::path::Path::new("/dev/null");
+    match tool {
+        "ior" => super::ior::run(args, setup, nowhere, "").map(drop),
+        "mdtest" => {
+            let p = PHASES
+                .iter()
+                .find(|p| p.name == phase)
+                .ok_or_else(|| format!("unknown phase {phase}"))?;
+            super::mdtest::run(p, args, setup, nowhere).map(drop)
+        }
+        "find" => super::find::run(args, setup, nowhere, nowhere).map(drop),
+        _ => Ok(()),
+    }
+}
+
+fn exec_report(line: &str) {
+    #[cfg(feature = "mpi")]
+    exec::mpi::report(line);
+    #[cfg(not(feature = "mpi"))]
+    eprintln!("{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_survive_the_wire() {
+        let o = Order::Run {
+            phase: "ior-easy-write".into(),
+            tool: "ior".into(),
+            args: vec!["-w".into(), "-t".into(), "2m".into()],
+            ranks: 4,
+            fake_nodes: Some(2),
+        };
+        let back: Order = serde_json::from_slice(&serde_json::to_vec(&o).unwrap()).unwrap();
+        assert_eq!(back, o);
+    }
+}

@@ -1,0 +1,223 @@
+//! A rank that fails ends the whole MPI job promptly, with a message naming it, and the
+//! result document keeps the phases that completed.
+
+use std::time::{Duration, Instant};
+
+use super::{mpirun, mpirun_with};
+use crate::common::{bin, json, launcher, tmp};
+
+/// Writes 4 files with 4 MPI ranks (kept), then breaks rank `victim`'s file.
+fn written_then_truncated(dir: &std::path::Path, victim: usize) {
+    let o = dir.join("f");
+    mpirun(
+        4,
+        &[
+            "ior",
+            "-w",
+            "-t",
+            "64k",
+            "-b",
+            "256k",
+            "-s",
+            "2",
+            "-F",
+            "-k",
+            "-o",
+            o.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join(format!("f.{victim:08}")))
+        .unwrap();
+    f.set_len(1000).unwrap();
+}
+
+#[test]
+fn an_io_error_on_rank_2_ends_the_job_with_its_message() {
+    let d = tmp();
+    written_then_truncated(d.path(), 2);
+    let j = d.path().join("r.json");
+    let o = d.path().join("f");
+    let t0 = Instant::now();
+    let r = mpirun_with(
+        4,
+        &[
+            "ior",
+            "-r",
+            "-t",
+            "64k",
+            "-b",
+            "256k",
+            "-s",
+            "2",
+            "-F",
+            "-k",
+            "-o",
+            o.to_str().unwrap(),
+            "--json",
+            j.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_ne!(r.code, 0);
+    assert!(t0.elapsed() < Duration::from_secs(30), "{:?}", t0.elapsed());
+    assert!(r.stderr.contains("rank 2: short read"), "{}", r.stderr);
+    // The document rank 0 started is there; the run never finished.
+    let doc = json(&j);
+    assert_eq!(doc["finished"], "");
+}
+
+#[test]
+fn an_io_error_on_rank_0_is_saved_before_the_job_ends() {
+    let d = tmp();
+    written_then_truncated(d.path(), 0);
+    let j = d.path().join("r.json");
+    let o = d.path().join("f");
+    // Two read repetitions: rank 0 fails in the first; the document records the failure.
+    let r = mpirun_with(
+        4,
+        &[
+            "ior",
+            "-r",
+            "-t",
+            "64k",
+            "-b",
+            "256k",
+            "-s",
+            "2",
+            "-F",
+            "-k",
+            "-o",
+            o.to_str().unwrap(),
+            "--json",
+            j.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("rank 0: short read"), "{}", r.stderr);
+    let doc = json(&j);
+    assert_eq!(doc["exit_code"], 1);
+    assert!(!doc["finished"].as_str().unwrap().is_empty());
+    assert!(
+        doc["warnings"].to_string().contains("rank 0: short read"),
+        "{doc}"
+    );
+}
+
+#[test]
+fn completed_phases_are_kept_when_rank_1_fails_later() {
+    let d = tmp();
+    let j = d.path().join("r.json");
+    // Two repetitions with -m: rank 1's second file is a directory, so its open fails after
+    // the first repetition's write has completed and been saved.
+    std::fs::create_dir_all(d.path().join("f.00000001.1")).unwrap();
+    let o = d.path().join("f");
+    let r = mpirun_with(
+        2,
+        &[
+            "ior",
+            "-w",
+            "-t",
+            "4k",
+            "-b",
+            "8k",
+            "-i",
+            "2",
+            "-m",
+            "-F",
+            "-E",
+            "-o",
+            o.to_str().unwrap(),
+            "--json",
+            j.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("rank 1: open") && r.stderr.contains("Is a directory"),
+        "{}",
+        r.stderr
+    );
+    let doc = json(&j);
+    let ops: Vec<&str> = doc["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["operation"].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, ["write"], "the first repetition's write is kept");
+    assert_eq!(doc["phases"][0]["bytes"], 2 * 8192);
+}
+
+#[test]
+fn a_killed_rank_ends_the_job_promptly() {
+    let d = tmp();
+    // 10 ms per transfer and 2000 transfers per rank: ~20 s if nothing happens.
+    let o = d.path().join("f");
+    let mut child = launcher(3, 60)
+        .arg(bin())
+        .args([
+            "ior",
+            "-a",
+            "DUMMY",
+            "--dummy.delay-xfer=10000",
+            "-t",
+            "1m",
+            "-b",
+            "2000m",
+            "-F",
+            "-w",
+            "-o",
+            o.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Find rank 1 by its environment once it runs.
+    let t0 = Instant::now();
+    let victim = loop {
+        if let Some(pid) = rank_pid(1) {
+            break pid;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "rank 1 never started"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on a process id of our own test job.
+    unsafe { libc::kill(victim, libc::SIGKILL) };
+    let killed = Instant::now();
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    assert!(
+        killed.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        killed.elapsed()
+    );
+}
+
+/// The pid of the iogauge process that Open MPI started as `rank`.
+fn rank_pid(rank: usize) -> Option<i32> {
+    let want = format!("OMPI_COMM_WORLD_RANK={rank}");
+    for e in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let exe = std::fs::read_link(e.path().join("exe")).ok();
+        if exe.as_deref() != Some(bin().as_path()) {
+            continue;
+        }
+        let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
+        if env.split(|&b| b == 0).any(|kv| kv == want.as_bytes()) {
+            return Some(pid);
+        }
+    }
+    None
+}
