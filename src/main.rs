@@ -6,6 +6,7 @@
 mod cli;
 mod commands;
 mod find_cli;
+mod find_pool;
 mod find_result;
 mod fs_line;
 mod io500_cli;

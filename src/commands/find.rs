@@ -1,5 +1,5 @@
-//! `iogauge find`: parse, check the paths and the reference before walking, walk on thread
-//! ranks sharing one work-stealing pool, then print pfind's result lines (last:
+//! `iogauge find`: parse, check the paths and the reference before walking, walk on the
+//! ranks with work stealing (`find_pool`), then print pfind's result lines (last:
 //! `MATCHED <found>/<examined>`) and write the result document.
 
 use std::io::Write;
@@ -7,9 +7,10 @@ use std::io::Write;
 use engine::{Engine, PosixEngine};
 use exec::threads::{self, RankFailure};
 use exec::CommError;
-use workload::find::{self, FindError, FindOutcome, Lister, StealingPool, VictimChoice};
+use workload::find::{self, FindError, FindOutcome, Lister};
 
 use crate::find_cli::{self, FindCommand};
+use crate::find_pool::{self, Listing, Walk};
 use crate::find_result::result_document;
 use crate::world::RankSetup;
 
@@ -19,15 +20,6 @@ const SHORT_RUN_S: f64 = 1.0;
 /// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
 fn usage(message: impl std::fmt::Display) -> u8 {
     crate::world::bad_input(format!("iogauge {message}"))
-}
-
-/// Matches go to stdout in whole lines; a closed pipe must not stop the walk.
-struct StdoutLister;
-
-impl Lister for StdoutLister {
-    fn write(&self, lines: &[u8]) {
-        let _ = std::io::stdout().lock().write_all(lines);
-    }
 }
 
 /// Problems found before any directory is read: exit status 2.
@@ -75,24 +67,19 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
 }
 
 fn run(cmd: &FindCommand, setup: &RankSetup) -> u8 {
-    let tasks = setup.ranks();
-    let victims = if cmd.steal_next {
-        VictimChoice::PreviousHalfTheTime
-    } else {
-        VictimChoice::Random
-    };
-    let pool = StealingPool::new(tasks, cmd.paths.clone(), cmd.queue_length, victims);
-    let lister = StdoutLister;
-    let list: Option<&dyn Lister> = if cmd.count_only { None } else { Some(&lister) };
-    let ranks = crate::world::run(setup, |comm| {
+    let ranks = find_pool::run(setup, &Walk::of(cmd), |comm, pool| {
         let engine = PosixEngine::new(false);
-        find::run(&find::FindCtx {
+        let listing = Listing::new();
+        let list: Option<&dyn Lister> = if cmd.count_only { None } else { Some(&listing) };
+        let outcome = find::run(&find::FindCtx {
             comm,
             engine: &engine,
-            pool: &pool,
+            pool,
             query: &cmd.query,
             list,
-        })
+        })?;
+        listing.print_held(comm)?;
+        Ok(outcome)
     });
 
     let failure = first_failure(&ranks);
@@ -113,7 +100,7 @@ fn run(cmd: &FindCommand, setup: &RankSetup) -> u8 {
         }
         None => 0,
     };
-    if let Some(path) = &cmd.json {
+    if let Some(path) = cmd.json.as_ref().filter(|_| crate::world::is_root()) {
         let doc = result_document(cmd, setup, outcome.as_ref(), warnings, code);
         if let Err(e) = results::write_json(path, &doc) {
             eprintln!(

@@ -9,11 +9,12 @@ use std::time::Instant;
 
 use engine::{Engine, PosixEngine};
 use exec::CommError;
-use workload::find::{self, FindError, FindOutcome, StealingPool, VictimChoice};
+use workload::find::{self, FindError, FindOutcome};
 use workload::io500::measured::{parse_matched, Measured};
 
 use super::{first_failure, Ran};
 use crate::find_cli::{self, FindCommand};
+use crate::find_pool::{self, Walk};
 use crate::find_result;
 use crate::world::RankSetup;
 
@@ -33,19 +34,12 @@ pub fn run(args: &[String], setup: &RankSetup, txt: &Path, csv: &Path) -> Result
             Err(e) => return Err(format!("find: {}: {e}", p.display())),
         }
     }
-    let tasks = setup.ranks();
-    let victims = if cmd.steal_next {
-        VictimChoice::PreviousHalfTheTime
-    } else {
-        VictimChoice::Random
-    };
-    let pool = StealingPool::new(tasks, cmd.paths.clone(), cmd.queue_length, victims);
-    let ranks = crate::world::run(setup, |comm| {
+    let ranks = find_pool::run(setup, &Walk::of(&cmd), |comm, pool| {
         let engine = PosixEngine::new(false);
         find::run(&find::FindCtx {
             comm,
             engine: &engine,
-            pool: &pool,
+            pool,
             query: &cmd.query,
             list: None,
         })

@@ -181,7 +181,7 @@ fn a_killed_rank_ends_the_job_promptly() {
     // Find rank 1 by its environment once it runs.
     let t0 = Instant::now();
     let victim = loop {
-        if let Some(pid) = rank_pid(1) {
+        if let Some(pid) = rank_pid(child.id() as i32, 1) {
             break pid;
         }
         assert!(
@@ -203,8 +203,21 @@ fn a_killed_rank_ends_the_job_promptly() {
     );
 }
 
-/// The pid of the iogauge process that Open MPI started as `rank`.
-fn rank_pid(rank: usize) -> Option<i32> {
+/// The parent of process `pid`.
+fn parent(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (comm) state ppid ...": comm may hold spaces, so split after its ')'.
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// The pid of the iogauge process that Open MPI started as `rank` under `job` (our timeout
+/// process; tests run in parallel, so other jobs have a rank 1 too).
+fn rank_pid(job: i32, rank: usize) -> Option<i32> {
     let want = format!("OMPI_COMM_WORLD_RANK={rank}");
     for e in std::fs::read_dir("/proc").ok()?.flatten() {
         let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
@@ -214,8 +227,13 @@ fn rank_pid(rank: usize) -> Option<i32> {
         if exe.as_deref() != Some(bin().as_path()) {
             continue;
         }
+        let mut up = Some(pid);
+        let ours = (0..4).any(|_| {
+            up = up.and_then(parent);
+            up == Some(job)
+        });
         let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
-        if env.split(|&b| b == 0).any(|kv| kv == want.as_bytes()) {
+        if ours && env.split(|&b| b == 0).any(|kv| kv == want.as_bytes()) {
             return Some(pid);
         }
     }

@@ -212,16 +212,36 @@ pub struct MpiComm {
 unsafe impl Send for MpiComm {}
 unsafe impl Sync for MpiComm {}
 
+/// A buffer address MPI cannot mistake for `MPI_IN_PLACE`. Open MPI defines that as
+/// `(void *) 1`, which is exactly where Rust puts an empty `[u8]`; an empty slice of a real
+/// array has a real address.
+static EMPTY: [u8; 1] = [0];
+
+fn send_buf(data: &[u8]) -> &[u8] {
+    if data.is_empty() {
+        &EMPTY[..0]
+    } else {
+        data
+    }
+}
+
+/// A receive buffer of `len` bytes with a real address even when `len` is 0.
+fn recv_buf(len: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(len.max(1));
+    v.resize(len, 0);
+    v
+}
+
 /// Every rank's `data`, by rank (MPI_Allgather of the lengths, then MPI_Allgatherv).
 fn all_gather(comm: &SimpleCommunicator, data: &[u8]) -> Vec<Vec<u8>> {
     let size = comm.size() as usize;
     let mut counts: Vec<Count> = vec![0; size];
     comm.all_gather_into(&(data.len() as Count), &mut counts[..]);
     let (displs, total) = displacements(&counts);
-    let mut buf = vec![0u8; total];
+    let mut buf = recv_buf(total);
     {
         let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
-        comm.all_gather_varcount_into(data, &mut part);
+        comm.all_gather_varcount_into(send_buf(data), &mut part);
     }
     split(&buf, &counts, &displs)
 }
@@ -281,7 +301,7 @@ impl Comm for MpiComm {
     fn send_to(&self, dest: usize, tag: u16, data: &[u8]) -> Result<(), CommError> {
         self.p2p
             .process_at_rank(dest as i32)
-            .send_with_tag(data, Count::from(tag));
+            .send_with_tag(send_buf(data), Count::from(tag));
         Ok(())
     }
 
@@ -315,16 +335,16 @@ impl Comm for MpiComm {
         let len = data.len() as Count;
         if self.rank != root {
             at.gather_into(&len);
-            at.gather_varcount_into(data);
+            at.gather_varcount_into(send_buf(data));
             return Ok(None);
         }
         let mut counts: Vec<Count> = vec![0; self.size];
         at.gather_into_root(&len, &mut counts[..]);
         let (displs, total) = displacements(&counts);
-        let mut buf = vec![0u8; total];
+        let mut buf = recv_buf(total);
         {
             let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
-            at.gather_varcount_into_root(data, &mut part);
+            at.gather_varcount_into_root(send_buf(data), &mut part);
         }
         Ok(Some(split(&buf, &counts, &displs)))
     }

@@ -8,6 +8,7 @@
 
 mod counts;
 mod glob;
+mod message_pool;
 mod pool;
 mod query;
 mod run;
@@ -18,6 +19,7 @@ mod props;
 
 pub use counts::Counts;
 pub use glob::{NamePattern, PatternError};
+pub use message_pool::{MessagePool, MESSAGE_POOL_TAGS};
 pub use pool::{DirPool, StealStats, StealingPool, VictimChoice};
 pub use query::{parse_size, Matcher, Query};
 pub use run::{run, FindCtx, FindError, FindOutcome, RankCounts};

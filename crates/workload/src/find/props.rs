@@ -1,5 +1,6 @@
 //! Property test: on random trees the parallel find counts and lists exactly what a plain
-//! sequential `std::fs` walk decides, for every combination of predicates and 1, 2 and 4 ranks.
+//! sequential `std::fs` walk decides, for every combination of predicates and 1, 2 and 4 ranks;
+//! a second test does the same (without `-newer`) with one `MessagePool` per rank.
 //!
 //! `-newer` needs entries on both sides of a whole-second boundary without sleeping per case:
 //! a fixed "old" tree is made once, the test waits for the next second, makes the reference
@@ -162,13 +163,112 @@ fn parallel(
         })
     });
     let outcome = out.into_iter().next().unwrap().unwrap().unwrap();
-    let bytes = list.0.into_inner().unwrap();
-    let listed = bytes
+    (outcome, lines(&list.0.into_inner().unwrap()))
+}
+
+fn lines(bytes: &[u8]) -> BTreeSet<Vec<u8>> {
+    bytes
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .map(<[u8]>::to_vec)
-        .collect();
-    (outcome, listed)
+        .collect()
+}
+
+/// As `parallel`, with a `MessagePool` per rank, walking twice on the same comm (walk ids 0
+/// and 1); both outcomes, each with what it listed.
+fn parallel_messages(
+    ranks: usize,
+    roots: &[PathBuf],
+    query: &Query,
+    capacity: usize,
+    victims: VictimChoice,
+) -> Vec<(FindOutcome, BTreeSet<Vec<u8>>)> {
+    let lists = [
+        Collect(Mutex::new(Vec::new())),
+        Collect(Mutex::new(Vec::new())),
+    ];
+    let out = threads::run(ranks, NodeMap::single_node(ranks), |comm| {
+        let engine = PosixEngine::new(false);
+        let mut outcomes = Vec::new();
+        for (walk, list) in lists.iter().enumerate() {
+            let pool = MessagePool::new(&comm, roots.to_vec(), capacity, victims, walk as u32);
+            outcomes.push(run(&FindCtx {
+                comm: &comm,
+                engine: &engine,
+                pool: &pool,
+                query,
+                list: Some(list),
+            })?);
+        }
+        Ok::<_, FindError>(outcomes)
+    });
+    let outcomes = out.into_iter().next().unwrap().unwrap();
+    outcomes
+        .into_iter()
+        .zip(lists)
+        .map(|(o, l)| (o.unwrap(), lines(&l.0.into_inner().unwrap())))
+        .collect()
+}
+
+#[test]
+fn find_over_message_pools_agrees_with_a_sequential_walk() {
+    let base = tempfile::tempdir().unwrap();
+    let patterns = prop::sample::select(vec!["*01*", "01", "a*b", "*.y*", "file", "*"]);
+    let sizes = prop::sample::select(vec![3901u64, 0, 1]);
+    let capacities = prop::sample::select(vec![1usize, 2, 100_000]);
+    let strategy = (tree(), patterns, sizes, capacities, any::<bool>());
+    let mut runner = TestRunner::new(Config {
+        cases: 16,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let case = std::sync::atomic::AtomicUsize::new(0);
+    runner
+        .run(&strategy, |(nodes, pattern, size, capacity, next)| {
+            let n = case.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let roots = vec![
+                base.path().join(format!("a{n}")),
+                base.path().join(format!("b{n}")),
+            ];
+            for r in &roots {
+                std::fs::create_dir(r).unwrap();
+                build(r, &nodes);
+            }
+            let victims = if next {
+                VictimChoice::PreviousHalfTheTime
+            } else {
+                VictimChoice::Random
+            };
+            for mask in 0..4u8 {
+                let query = Query {
+                    newer: None,
+                    size: (mask & 1 != 0).then_some(size),
+                    name: (mask & 2 != 0).then(|| NamePattern::parse(pattern).unwrap()),
+                };
+                let q = (None, query.size, query.name.as_ref().map(|_| pattern));
+                let mut want = Oracle::default();
+                for r in &roots {
+                    oracle(r, &q, &mut want);
+                }
+                for ranks in [1, 2, 3, 4] {
+                    for (got, listed) in parallel_messages(ranks, &roots, &query, capacity, victims)
+                    {
+                        let t = got.total;
+                        prop_assert_eq!(
+                            (t.found, t.examined, t.dirs),
+                            (want.found, want.examined, want.dirs),
+                            "ranks {} query {:?}",
+                            ranks,
+                            query
+                        );
+                        prop_assert_eq!(&listed, &want.listed, "ranks {} query {:?}", ranks, query);
+                        prop_assert_eq!(got.ranks.len(), ranks);
+                    }
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
 }
 
 #[test]
