@@ -2,7 +2,7 @@
 //!
 //! [`DirPool`] is what the walk sees; [`StealingPool`] is the thread-rank implementation, made
 //! before the ranks start and shared by reference (thread ranks are scoped threads). MPI ranks
-//! will implement `DirPool` with messages, as pfind does. Each rank owns a LIFO queue of at
+//! implement `DirPool` with messages (`message_pool`), as pfind does. Each rank owns a LIFO queue of at
 //! most `capacity` directories (pfind's `-q`); more go to the rank's spill list, read first, as
 //! pfind's "excess" list. An idle rank steals the older half of a victim's queue — the victim
 //! refills its queue from its spill list — and the walk is over when no directory is queued or
