@@ -15,6 +15,7 @@
 use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use mpi::collective::SystemOperation;
@@ -151,18 +152,21 @@ impl MpiWorld {
             comm,
             p2p,
             node_map,
+            sent: (0..ranks).map(|_| AtomicU64::new(0)).collect(),
+            received: (0..ranks).map(|_| AtomicU64::new(0)).collect(),
         };
         let outcome = match catch_unwind(AssertUnwindSafe(|| body(&comm))) {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(RankFailure::Error(e)),
             Err(payload) => Err(RankFailure::Panic(panic_text(&payload))),
         };
-        if self.rank != 0 {
-            match &outcome {
-                Ok(_) => {}
-                Err(RankFailure::Error(e)) => comm.fail(&e.to_string()),
-                Err(RankFailure::Panic(m)) => comm.fail(&format!("panicked: {m}")),
-            }
+        match &outcome {
+            // Every rank of the job got here: a collective is safe.
+            Ok(_) => comm.drain(),
+            // Rank 0 saves its results first and then aborts (`abort`).
+            Err(_) if self.rank == 0 => {}
+            Err(RankFailure::Error(e)) => comm.fail(&e.to_string()),
+            Err(RankFailure::Panic(m)) => comm.fail(&format!("panicked: {m}")),
         }
         vec![outcome]
     }
@@ -204,6 +208,33 @@ pub struct MpiComm {
     /// A duplicate of `comm` for point-to-point messages.
     p2p: SimpleCommunicator,
     node_map: NodeMap,
+    /// Point-to-point messages sent to / received from each rank, so that [`MpiComm::drain`]
+    /// can take the leftovers of a protocol (find's unanswered steal requests) before the
+    /// communicator is freed.
+    sent: Vec<AtomicU64>,
+    received: Vec<AtomicU64>,
+}
+
+impl MpiComm {
+    /// Receives and drops the point-to-point messages sent to this rank that nobody took
+    /// (MPI must not free a communicator with messages pending, and some transports warn).
+    /// Collective: every rank tells every other how many messages it sent it.
+    fn drain(&self) {
+        let sent: Vec<u64> = self
+            .sent
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .collect();
+        let mut to_me = vec![0u64; self.size];
+        self.comm.all_to_all_into(&sent[..], &mut to_me[..]);
+        for (source, &expected) in to_me.iter().enumerate() {
+            let at = self.p2p.process_at_rank(source as i32);
+            while self.received[source].load(Ordering::Relaxed) < expected {
+                let _ = at.matched_probe().matched_receive_vec::<u8>();
+                self.received[source].fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 // SAFETY: MPI is initialised `Funneled`: a rank's handle is only ever used by the thread that
@@ -302,6 +333,7 @@ impl Comm for MpiComm {
         self.p2p
             .process_at_rank(dest as i32)
             .send_with_tag(send_buf(data), Count::from(tag));
+        self.sent[dest].fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 
@@ -310,6 +342,7 @@ impl Comm for MpiComm {
             return Ok(None);
         };
         let (data, status) = probed.matched_receive_vec::<u8>();
+        self.received[status.source_rank() as usize].fetch_add(1, Ordering::Relaxed);
         Ok(Some(Message {
             source: status.source_rank() as usize,
             tag: status.tag() as u16,
