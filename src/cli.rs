@@ -28,7 +28,8 @@ recorded; `--json PATH` writes the full result document.",
     after_help = EXAMPLES
 )]
 pub struct Cli {
-    /// Number of ranks (threads) for every workload; a workload's own -N/--tasks overrides it
+    /// Number of ranks for every workload (threads; under MPI at most the MPI ranks); a
+    /// workload's own -N/--tasks overrides it
     #[arg(long, value_name = "N", global = false)]
     pub tasks: Option<usize>,
     /// Start MPI even without a launcher's environment (MPI builds; a launcher is detected anyway)

@@ -206,3 +206,10 @@ fn a_build_without_mpi_under_real_mpirun_stops_before_any_io() {
     );
     assert!(listing(d.path()).is_empty());
 }
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_flag_in_a_build_without_mpi_is_refused() {
+    let r = iogauge_args(&["--mpi", "ior", "-t", "4k", "-b", "4k"]).code(2);
+    assert!(r.stderr.contains("--features mpi"), "{}", r.stderr);
+}

@@ -54,3 +54,17 @@ fn a_small_run_on_2_and_4_mpi_ranks_matches_thread_ranks() {
         assert!(find.contains(&format!("ranks: {np} ")), "{find}");
     }
 }
+
+#[test]
+fn bad_input_ends_every_rank_with_status_2() {
+    let d = tmp();
+    let ini = d.path().join("bad.ini");
+    std::fs::write(&ini, "[ior-easy]\ntranferSize = 1m\n").unwrap();
+    let r = mpirun(2, &["io500", ini.to_str().unwrap()]).code(2);
+    assert_eq!(
+        r.stderr.matches("unknown key 'tranferSize'").count(),
+        1,
+        "{}",
+        r.stderr
+    );
+}

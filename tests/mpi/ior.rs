@@ -187,3 +187,26 @@ fn bad_input_stops_every_rank_with_one_message() {
         r.stderr
     );
 }
+
+/// `--mpi` starts MPI without a launcher: a world of one (MPI's singleton start).
+#[test]
+fn mpi_flag_without_a_launcher_is_a_world_of_one() {
+    let d = tmp();
+    let j = d.path().join("r.json");
+    crate::common::iogauge_args(&[
+        "--mpi",
+        "ior",
+        "-t",
+        "4k",
+        "-b",
+        "8k",
+        "-o",
+        d.path().join("f").to_str().unwrap(),
+        "--json",
+        j.to_str().unwrap(),
+    ])
+    .ok();
+    let doc = json(&j);
+    assert_eq!(doc["ranks"]["launcher"], "mpi");
+    assert_eq!(doc["ranks"]["count"], 1);
+}
