@@ -76,14 +76,7 @@ pub fn result_document(
 ) -> RunResult {
     let mut doc = RunResult::new("find", std::env::args().collect(), VERSION);
     doc.environment = results::capture(cmd.paths.first().map(|p| p.as_path()));
-    let node_map = setup.node_map();
-    doc.ranks = results::Ranks {
-        count: setup.ranks() as u64,
-        nodes: node_map.num_nodes() as u64,
-        tasks_per_node: node_map.tasks_on_node0() as u64,
-        placement: "block".to_string(),
-        launcher: "threads".to_string(),
-    };
+    doc.ranks = setup.result_ranks();
     let q = &cmd.query;
     let params = json!({
         "paths": cmd.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),

@@ -142,6 +142,23 @@ impl RankSetup {
         }
     }
 
+    /// The result document's `ranks` block.
+    pub fn result_ranks(&self) -> results::Ranks {
+        let m = self.node_map();
+        results::Ranks {
+            count: self.ranks() as u64,
+            nodes: m.num_nodes() as u64,
+            tasks_per_node: m.tasks_on_node0() as u64,
+            placement: if m.is_block_mapped() {
+                "block"
+            } else {
+                "round-robin"
+            }
+            .to_string(),
+            launcher: launcher_name().to_string(),
+        }
+    }
+
     /// Problems found before any I/O.
     pub fn check(&self) -> Result<(), String> {
         if let (Some(t), Some(w)) = (self.tasks, mpi_world()) {

@@ -14,7 +14,7 @@ use workload::io500::seeds::{check_timestamp, TIMESTAMP_FORMAT};
 use workload::io500::{hash, validity};
 
 use crate::io500_cli::{self, Io500Command, HELP};
-use crate::io500_driver::{environment_of, follow, ranks_of, Io500Driver};
+use crate::io500_driver::{environment_of, follow, Io500Driver};
 use crate::io500_quick;
 use crate::world::RankSetup;
 
@@ -155,7 +155,7 @@ fn execute(cmd: &Io500Command, s: Settings, global: RankSetup) -> u8 {
     }
     let mut doc = RunResult::new("io500", std::env::args().collect(), VERSION);
     doc.environment = environment_of(&layout.data);
-    doc.ranks = ranks_of(&setup);
+    doc.ranks = setup.result_ranks();
     doc.parameters = parameters(&s, &layout, cmd.quick);
     let mut driver = Io500Driver::new(setup, doc, Vec::new());
     if let Err(e) = run::check(&s, &mut driver) {

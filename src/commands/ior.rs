@@ -197,18 +197,7 @@ fn run(
     let mut doc = RunResult::new("ior", std::env::args().collect(), VERSION);
     let dir = test_dir(p);
     doc.environment = results::capture(Some(&dir));
-    doc.ranks = results::Ranks {
-        count: tasks as u64,
-        nodes: node_map.num_nodes() as u64,
-        tasks_per_node: node_map.tasks_on_node0() as u64,
-        placement: if node_map.is_block_mapped() {
-            "block"
-        } else {
-            "round-robin"
-        }
-        .to_string(),
-        launcher: crate::world::launcher_name().to_string(),
-    };
+    doc.ranks = setup.result_ranks();
     doc.parameters = serde_json::to_value(p).unwrap_or_default();
 
     let header = Header {

@@ -191,18 +191,7 @@ fn run(
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
     };
     doc.environment = results::capture(Some(&fs_dir));
-    doc.ranks = results::Ranks {
-        count: tasks as u64,
-        nodes: node_map.num_nodes() as u64,
-        tasks_per_node: node_map.tasks_on_node0() as u64,
-        placement: if node_map.is_block_mapped() {
-            "block"
-        } else {
-            "round-robin"
-        }
-        .to_string(),
-        launcher: crate::world::launcher_name().to_string(),
-    };
+    doc.ranks = setup.result_ranks();
     let stride = workload::mdtest::naming::effective_stride(
         p.nstride,
         node_map.num_nodes(),

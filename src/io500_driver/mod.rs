@@ -195,23 +195,6 @@ pub fn environment_of(data_dir: &str) -> results::Environment {
     results::capture(Some(&p))
 }
 
-/// The ranks block of the document.
-pub fn ranks_of(setup: &RankSetup) -> results::Ranks {
-    let m = setup.node_map();
-    results::Ranks {
-        count: setup.ranks() as u64,
-        nodes: m.num_nodes() as u64,
-        tasks_per_node: m.tasks_on_node0() as u64,
-        placement: if m.is_block_mapped() {
-            "block"
-        } else {
-            "round-robin"
-        }
-        .to_string(),
-        launcher: crate::world::launcher_name().to_string(),
-    }
-}
-
 /// The first rank that failed on its own (the others only report that a peer failed).
 fn first_failure<T, E: std::fmt::Display>(
     ranks: &[exec::threads::RankOutcome<T, E>],

@@ -3,102 +3,47 @@
 
 use std::time::{Duration, Instant};
 
-use super::{mpirun, mpirun_with};
+use super::mpirun_with;
 use crate::common::{bin, json, launcher, tmp};
 
-/// Writes 4 files with 4 MPI ranks (kept), then breaks rank `victim`'s file.
-fn written_then_truncated(dir: &std::path::Path, victim: usize) {
-    let o = dir.join("f");
-    mpirun(
-        4,
-        &[
-            "ior",
-            "-w",
-            "-t",
-            "64k",
-            "-b",
-            "256k",
-            "-s",
-            "2",
-            "-F",
-            "-k",
-            "-o",
-            o.to_str().unwrap(),
-        ],
-    )
-    .ok();
+/// `mpirun` of IOR with `args` split on whitespace, `{dir}` standing for the directory.
+fn ior(np: usize, dir: &std::path::Path, args: &str) -> crate::common::Run {
+    let args = args.replace("{dir}", dir.to_str().unwrap());
+    mpirun_with(np, &args.split_whitespace().collect::<Vec<_>>(), 60)
+}
+
+/// Writes 4 files with 4 MPI ranks (kept), breaks rank `victim`'s file, and reads them back
+/// with the result document in `{dir}/r.json`.
+fn read_with_a_short_file(dir: &std::path::Path, victim: usize) -> crate::common::Run {
+    let pattern = "ior -t 64k -b 256k -s 2 -F -k -o {dir}/f";
+    ior(4, dir, &format!("{pattern} -w")).ok();
     let f = std::fs::OpenOptions::new()
         .write(true)
         .open(dir.join(format!("f.{victim:08}")))
         .unwrap();
     f.set_len(1000).unwrap();
+    ior(4, dir, &format!("{pattern} -r --json {{dir}}/r.json"))
 }
 
 #[test]
 fn an_io_error_on_rank_2_ends_the_job_with_its_message() {
     let d = tmp();
-    written_then_truncated(d.path(), 2);
-    let j = d.path().join("r.json");
-    let o = d.path().join("f");
     let t0 = Instant::now();
-    let r = mpirun_with(
-        4,
-        &[
-            "ior",
-            "-r",
-            "-t",
-            "64k",
-            "-b",
-            "256k",
-            "-s",
-            "2",
-            "-F",
-            "-k",
-            "-o",
-            o.to_str().unwrap(),
-            "--json",
-            j.to_str().unwrap(),
-        ],
-        60,
-    );
+    let r = read_with_a_short_file(d.path(), 2);
     assert_ne!(r.code, 0);
     assert!(t0.elapsed() < Duration::from_secs(30), "{:?}", t0.elapsed());
     assert!(r.stderr.contains("rank 2: short read"), "{}", r.stderr);
     // The document rank 0 started is there; the run never finished.
-    let doc = json(&j);
-    assert_eq!(doc["finished"], "");
+    assert_eq!(json(&d.path().join("r.json"))["finished"], "");
 }
 
 #[test]
 fn an_io_error_on_rank_0_is_saved_before_the_job_ends() {
     let d = tmp();
-    written_then_truncated(d.path(), 0);
-    let j = d.path().join("r.json");
-    let o = d.path().join("f");
-    // Two read repetitions: rank 0 fails in the first; the document records the failure.
-    let r = mpirun_with(
-        4,
-        &[
-            "ior",
-            "-r",
-            "-t",
-            "64k",
-            "-b",
-            "256k",
-            "-s",
-            "2",
-            "-F",
-            "-k",
-            "-o",
-            o.to_str().unwrap(),
-            "--json",
-            j.to_str().unwrap(),
-        ],
-        60,
-    );
+    let r = read_with_a_short_file(d.path(), 0);
     assert_ne!(r.code, 0);
     assert!(r.stderr.contains("rank 0: short read"), "{}", r.stderr);
-    let doc = json(&j);
+    let doc = json(&d.path().join("r.json"));
     assert_eq!(doc["exit_code"], 1);
     assert!(!doc["finished"].as_str().unwrap().is_empty());
     assert!(
@@ -110,31 +55,13 @@ fn an_io_error_on_rank_0_is_saved_before_the_job_ends() {
 #[test]
 fn completed_phases_are_kept_when_rank_1_fails_later() {
     let d = tmp();
-    let j = d.path().join("r.json");
     // Two repetitions with -m: rank 1's second file is a directory, so its open fails after
     // the first repetition's write has completed and been saved.
     std::fs::create_dir_all(d.path().join("f.00000001.1")).unwrap();
-    let o = d.path().join("f");
-    let r = mpirun_with(
+    let r = ior(
         2,
-        &[
-            "ior",
-            "-w",
-            "-t",
-            "4k",
-            "-b",
-            "8k",
-            "-i",
-            "2",
-            "-m",
-            "-F",
-            "-E",
-            "-o",
-            o.to_str().unwrap(),
-            "--json",
-            j.to_str().unwrap(),
-        ],
-        60,
+        d.path(),
+        "ior -w -t 4k -b 8k -i 2 -m -F -E -o {dir}/f --json {dir}/r.json",
     );
     assert_ne!(r.code, 0);
     assert!(
@@ -142,7 +69,7 @@ fn completed_phases_are_kept_when_rank_1_fails_later() {
         "{}",
         r.stderr
     );
-    let doc = json(&j);
+    let doc = json(&d.path().join("r.json"));
     let ops: Vec<&str> = doc["phases"]
         .as_array()
         .unwrap()

@@ -51,7 +51,22 @@ fn listing_under_mpi_prints_the_same_paths_as_thread_ranks() {
         v
     };
     let t = iogauge_args(&["--tasks", "3", "find", data_s, "-name", "*1*"]).ok();
-    let m = mpirun(3, &["find", data_s, "-name", "*1*"]).ok();
+    let j = d.path().join("find.json");
+    let m = mpirun(
+        3,
+        &[
+            "find",
+            data_s,
+            "-name",
+            "*1*",
+            "--json",
+            j.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    let doc = crate::common::json(&j);
+    assert_eq!(doc["ranks"]["launcher"], "mpi");
+    assert_eq!(doc["ranks"]["count"], 3);
     let (lt, lm) = (lines(&t.stdout), lines(&m.stdout));
     assert!(lt.len() > 100, "{}", t.stdout);
     assert_eq!(lt, lm);
