@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{mpirun, shape};
+use super::{mpirun, mpirun_line, shape};
 use crate::common::{iogauge, json, listing, shm, tmp};
 
 fn ior_args(dir: &Path, extra: &str) -> String {
@@ -21,7 +21,7 @@ fn same_as_threads(np: usize, extra: &str) {
     std::fs::create_dir_all(&m).unwrap();
     iogauge(&format!("--tasks {np} {}", ior_args(&t, extra))).ok();
     let args = ior_args(&m, extra);
-    let r = mpirun(np, &args.split_whitespace().collect::<Vec<_>>()).ok();
+    let r = mpirun_line(np, &args).ok();
     assert!(
         r.stdout.contains(&format!("tasks               : {np}")),
         "{}",
@@ -82,47 +82,22 @@ fn shared_file_and_random_offsets_match_thread_ranks() {
 #[test]
 fn hosts_give_the_node_map_and_fake_nodes_split_it() {
     let d = tmp();
-    let r = mpirun(
-        4,
-        &[
-            "ior",
-            "-t",
-            "4k",
-            "-b",
-            "8k",
-            "-F",
-            "-C",
-            "-o",
-            d.path().join("f").to_str().unwrap(),
-        ],
-    )
-    .ok();
+    let dir = d.path().display();
+    let r = mpirun_line(4, &format!("ior -t 4k -b 8k -F -C -o {dir}/f")).ok();
     // One host: one node of 4, and -C is a no-op that iogauge warns about.
     assert!(r.stdout.contains("nodes               : 1"), "{}", r.stdout);
     assert!(r.stdout.contains("-C has no effect"), "{}", r.stdout);
-    let r = mpirun(
+    let r = mpirun_line(
         4,
-        &[
-            "--fake-nodes",
-            "2",
-            "ior",
-            "-t",
-            "4k",
-            "-b",
-            "8k",
-            "-F",
-            "-C",
-            "-o",
-            d.path().join("g").to_str().unwrap(),
-        ],
+        &format!("--fake-nodes 2 ior -t 4k -b 8k -F -C -o {dir}/g"),
     )
     .ok();
     assert!(r.stdout.contains("nodes               : 2"), "{}", r.stdout);
     assert!(!r.stdout.contains("-C has no effect"), "{}", r.stdout);
 }
 
-/// Stonewall agreement across MPI ranks: every rank wears out to the slowest... the
-/// furthest rank's count, the status file holds it, and a later read stops there.
+/// Stonewall agreement across MPI ranks: every rank wears out to the furthest rank's count,
+/// the status file holds it, and a later read stops there.
 #[test]
 fn stonewall_wear_out_agrees_across_mpi_ranks() {
     let d = tmp();
@@ -135,7 +110,7 @@ fn stonewall_wear_out_agrees_across_mpi_ranks() {
         d.path().display(),
         j.display()
     );
-    mpirun(3, &args.split_whitespace().collect::<Vec<_>>()).ok();
+    mpirun_line(3, &args).ok();
     let w = &json(&j)["phases"][0];
     let pairs_max = w["stonewall"]["pairs_max"].as_u64().unwrap();
     assert!(pairs_max > 100 && pairs_max < 100_000, "{pairs_max}");
@@ -151,7 +126,7 @@ fn stonewall_wear_out_agrees_across_mpi_ranks() {
         d.path().display(),
         j2.display()
     );
-    mpirun(3, &args.split_whitespace().collect::<Vec<_>>()).ok();
+    mpirun_line(3, &args).ok();
     for rank in json(&j2)["phases"][0]["per_rank"].as_array().unwrap() {
         assert_eq!(rank["ops"].as_u64().unwrap(), pairs_max);
     }

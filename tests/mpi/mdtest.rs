@@ -1,6 +1,6 @@
 //! `iogauge mdtest` under mpirun against the same command on thread ranks.
 
-use super::{mpirun, shape};
+use super::{mpirun, mpirun_line, shape};
 use crate::common::{iogauge, json, listing, shm, tree};
 
 /// `-C` keeps the tree: both runs must leave the same paths and count the same items.
@@ -17,7 +17,7 @@ fn same_as_threads(np: usize, extra: &str) {
     };
     iogauge(&format!("--tasks {np} {}", run("threads"))).ok();
     let args = run("mpi");
-    let r = mpirun(np, &args.split_whitespace().collect::<Vec<_>>()).ok();
+    let r = mpirun_line(np, &args).ok();
     assert_eq!(r.stdout.matches("SUMMARY rate").count(), 1, "{}", r.stdout);
     let (tt, tm) = (
         tree(&d.path().join("threads/md")),

@@ -20,6 +20,11 @@ pub fn mpirun(np: usize, args: &[&str]) -> Run {
     mpirun_with(np, args, LIMIT_S)
 }
 
+/// [`mpirun`] with the arguments split on whitespace.
+pub fn mpirun_line(np: usize, args: &str) -> Run {
+    mpirun(np, &args.split_whitespace().collect::<Vec<_>>())
+}
+
 pub fn mpirun_with(np: usize, args: &[&str], limit_s: u64) -> Run {
     let out = launcher(np, limit_s)
         .arg(bin())
