@@ -10,7 +10,8 @@ command -v fio >/dev/null 2>&1 || need_apt+=(fio)   # used by benches/, checked 
 # crate's bindings; `timeout` bounds every mpirun in the tests.
 command -v mpirun >/dev/null 2>&1 || need_apt+=(openmpi-bin)
 command -v mpicc >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
-ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || ls /usr/lib/*/libclang*.so* >/dev/null 2>&1 || need_apt+=(libclang-dev)
+# (bindgen loads libclang.so; libclang-cpp, which some images carry, is not it)
+dpkg -s libclang-dev >/dev/null 2>&1 || need_apt+=(libclang-dev)
 command -v timeout >/dev/null 2>&1 || need_apt+=(coreutils)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
