@@ -211,67 +211,6 @@ fn parallel_messages(
 }
 
 #[test]
-fn find_over_message_pools_agrees_with_a_sequential_walk() {
-    let base = tempfile::tempdir().unwrap();
-    let patterns = prop::sample::select(vec!["*01*", "01", "a*b", "*.y*", "file", "*"]);
-    let sizes = prop::sample::select(vec![3901u64, 0, 1]);
-    let capacities = prop::sample::select(vec![1usize, 2, 100_000]);
-    let strategy = (tree(), patterns, sizes, capacities, any::<bool>());
-    let mut runner = TestRunner::new(Config {
-        cases: 16,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    let case = std::sync::atomic::AtomicUsize::new(0);
-    runner
-        .run(&strategy, |(nodes, pattern, size, capacity, next)| {
-            let n = case.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let roots = vec![
-                base.path().join(format!("a{n}")),
-                base.path().join(format!("b{n}")),
-            ];
-            for r in &roots {
-                std::fs::create_dir(r).unwrap();
-                build(r, &nodes);
-            }
-            let victims = if next {
-                VictimChoice::PreviousHalfTheTime
-            } else {
-                VictimChoice::Random
-            };
-            for mask in 0..4u8 {
-                let query = Query {
-                    newer: None,
-                    size: (mask & 1 != 0).then_some(size),
-                    name: (mask & 2 != 0).then(|| NamePattern::parse(pattern).unwrap()),
-                };
-                let q = (None, query.size, query.name.as_ref().map(|_| pattern));
-                let mut want = Oracle::default();
-                for r in &roots {
-                    oracle(r, &q, &mut want);
-                }
-                for ranks in [1, 2, 3, 4] {
-                    for (got, listed) in parallel_messages(ranks, &roots, &query, capacity, victims)
-                    {
-                        let t = got.total;
-                        prop_assert_eq!(
-                            (t.found, t.examined, t.dirs),
-                            (want.found, want.examined, want.dirs),
-                            "ranks {} query {:?}",
-                            ranks,
-                            query
-                        );
-                        prop_assert_eq!(&listed, &want.listed, "ranks {} query {:?}", ranks, query);
-                        prop_assert_eq!(got.ranks.len(), ranks);
-                    }
-                }
-            }
-            Ok(())
-        })
-        .unwrap();
-}
-
-#[test]
 fn parallel_find_agrees_with_a_sequential_walk() {
     let base = tempfile::tempdir().unwrap();
     let old = base.path().join("old");
@@ -305,7 +244,7 @@ fn parallel_find_agrees_with_a_sequential_walk() {
         tree(),
         patterns,
         sizes,
-        prop::sample::select(vec![2usize, 100_000]),
+        prop::sample::select(vec![1usize, 2, 100_000]),
         any::<bool>(),
     );
     let mut runner = TestRunner::new(Config {
@@ -342,26 +281,30 @@ fn parallel_find_agrees_with_a_sequential_walk() {
                     oracle(r, &q, &mut want);
                 }
                 for ranks in [1, 2, 4] {
-                    let (got, listed) = parallel(ranks, &roots, &query, capacity, victims);
-                    let t = got.total;
-                    prop_assert_eq!(
-                        (t.found, t.examined, t.dirs),
-                        (want.found, want.examined, want.dirs),
-                        "ranks {} query {:?}",
-                        ranks,
-                        query
-                    );
-                    prop_assert_eq!(&listed, &want.listed, "ranks {} query {:?}", ranks, query);
-                    prop_assert_eq!(t.unreadable_dirs + t.stat_errors, 0);
-                    prop_assert_eq!(got.ranks.len(), ranks);
-                    prop_assert_eq!(got.newer_ctime, query.newer.as_ref().map(|_| ref_ctime));
-                    // One lstat per name match, and none without a stat predicate.
-                    let stats = if query.needs_stat() {
-                        want.name_matched
-                    } else {
-                        0
-                    };
-                    prop_assert_eq!(t.stats, stats + t.unknown, "query {:?}", query);
+                    // The shared-memory pool, and the message pool (two walks on one comm).
+                    let shared = parallel(ranks, &roots, &query, capacity, victims);
+                    let messages = parallel_messages(ranks, &roots, &query, capacity, victims);
+                    for (got, listed) in std::iter::once(shared).chain(messages) {
+                        let t = got.total;
+                        prop_assert_eq!(
+                            (t.found, t.examined, t.dirs),
+                            (want.found, want.examined, want.dirs),
+                            "ranks {} query {:?}",
+                            ranks,
+                            query
+                        );
+                        prop_assert_eq!(&listed, &want.listed, "ranks {} query {:?}", ranks, query);
+                        prop_assert_eq!(t.unreadable_dirs + t.stat_errors, 0);
+                        prop_assert_eq!(got.ranks.len(), ranks);
+                        prop_assert_eq!(got.newer_ctime, query.newer.as_ref().map(|_| ref_ctime));
+                        // One lstat per name match, and none without a stat predicate.
+                        let stats = if query.needs_stat() {
+                            want.name_matched
+                        } else {
+                            0
+                        };
+                        prop_assert_eq!(t.stats, stats + t.unknown, "query {:?}", query);
+                    }
                 }
             }
             std::fs::remove_dir_all(&dir).unwrap();
