@@ -1,6 +1,6 @@
 //! Property test: on random trees the parallel find counts and lists exactly what a plain
-//! sequential `std::fs` walk decides, for every combination of predicates and 1, 2 and 4 ranks;
-//! a second test does the same (without `-newer`) with one `MessagePool` per rank.
+//! sequential `std::fs` walk decides, for every combination of predicates and 1, 2 and 4 ranks,
+//! with the shared `StealingPool` and with one `MessagePool` per rank (two walks per comm).
 //!
 //! `-newer` needs entries on both sides of a whole-second boundary without sleeping per case:
 //! a fixed "old" tree is made once, the test waits for the next second, makes the reference
