@@ -3,6 +3,7 @@
 
 mod common;
 mod find;
+mod golden;
 mod io500;
 mod ior;
 mod mdtest;
