@@ -1,24 +1,16 @@
 //! iogauge: storage benchmark and analysis suite (IOR, mdtest, find and IO500 compatible).
 //!
 //! The binary is glue: parse the command line (`cli`), turn it into a validated plan, run it
-//! on thread ranks (`world`), and hand results to the sinks. Each command lives in `commands/`.
+//! on thread ranks (`world`), and hand results to the sinks. Each command lives in the directory of its tool (`ior/`, `mdtest/`, `find/`, `io500/`).
 
 mod cli;
-mod commands;
-mod find_cli;
-mod find_pool;
-mod find_result;
+mod find;
 mod fs_line;
-mod io500_cli;
-mod io500_driver;
-mod io500_quick;
-mod ior_cli;
-mod ior_output;
-mod ior_result;
+mod io500;
+mod ior;
 mod launcher;
-mod mdtest_cli;
-mod mdtest_output;
-mod mdtest_result;
+mod mdtest;
+mod outputs;
 mod size;
 mod world;
 
@@ -60,10 +52,10 @@ fn main() -> ExitCode {
         round_robin: false,
     };
     let code = match cli.command {
-        cli::Command::Ior { args } => commands::ior::main(&args, global),
-        cli::Command::Mdtest { args } => commands::mdtest::main(&args, global),
-        cli::Command::Find { args } => commands::find::main(&args, global),
-        cli::Command::Io500 { args } => commands::io500::main(&args, global),
+        cli::Command::Ior { args } => ior::main(&args, global),
+        cli::Command::Mdtest { args } => mdtest::main(&args, global),
+        cli::Command::Find { args } => find::main(&args, global),
+        cli::Command::Io500 { args } => io500::main(&args, global),
     };
     #[cfg(feature = "mpi")]
     if let Some(mpi) = mpi {

@@ -5,11 +5,11 @@
 //! bytes go, whose data is read back, what the bytes are). `run` is the repetition loop and
 //! `phase` one phase on one rank plus the reduction to rank 0's `outcome`.
 
+mod ctx;
 pub mod data;
 mod error;
 pub mod naming;
 pub mod outcome;
-pub mod params;
 pub mod pattern;
 mod phase;
 pub mod preflight;
@@ -18,9 +18,10 @@ mod run;
 pub mod validate;
 mod wire;
 
+pub use ctx::Ctx;
 pub use error::IorError;
 pub use outcome::{
     Access, CheckOutcome, ErrorAt, Event, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
 };
-pub use params::{DataPacket, DummyOptions, IorParams, SummaryFormat};
-pub use run::{run, Ctx, RunTotals};
+pub use plan::ior::{DataPacket, DummyOptions, IorParams, SummaryFormat};
+pub use run::{run, RunTotals};

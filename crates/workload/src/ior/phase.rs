@@ -12,6 +12,7 @@ use exec::ReduceOp;
 use measure::now_ns;
 use measure::{IntervalSeries, LatencyHistogram};
 
+use crate::ior::ctx::Ctx;
 use crate::ior::data::{Checker, DataPattern};
 use crate::ior::error::IorError;
 use crate::ior::naming;
@@ -19,7 +20,6 @@ use crate::ior::outcome::{
     Access, ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
 };
 use crate::ior::pattern::AccessPattern;
-use crate::ior::run::Ctx;
 use crate::ior::wire::{Reader, Writer};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

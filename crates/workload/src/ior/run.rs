@@ -1,47 +1,15 @@
 //! The repetition loop of an IOR run (IOR's `TestIoSys`): write, write check, read, remove,
 //! once per repetition, with the data signature, stonewall counts and reordering of IOR.
 
-use std::cell::RefCell;
-use std::path::PathBuf;
-
-use engine::Engine;
-use exec::{Comm, ReduceOp};
+use exec::ReduceOp;
 use measure::now_ns;
 
+use crate::ior::ctx::Ctx;
 use crate::ior::error::IorError;
 use crate::ior::naming;
 use crate::ior::outcome::{Access, CheckOutcome, Event};
 use crate::ior::phase::{reduce, run_phase, Mode, PhasePlan};
 use crate::ior::reorder::{self, Pass, ReorderSpec};
-use crate::ior::IorParams;
-
-/// Everything a rank needs to run the benchmark.
-pub struct Ctx<'a> {
-    pub params: &'a IorParams,
-    pub comm: &'a dyn Comm,
-    pub engine: &'a dyn Engine,
-    /// Width of the per-interval series buckets.
-    pub interval_ns: u64,
-    /// Directories this rank created (`-u`), removed again with the files.
-    pub(crate) created_dirs: RefCell<Vec<PathBuf>>,
-}
-
-impl<'a> Ctx<'a> {
-    pub fn new(
-        params: &'a IorParams,
-        comm: &'a dyn Comm,
-        engine: &'a dyn Engine,
-        interval_ns: u64,
-    ) -> Self {
-        Ctx {
-            params,
-            comm,
-            engine,
-            interval_ns,
-            created_dirs: RefCell::new(Vec::new()),
-        }
-    }
-}
 
 /// How the run ended, the same on every rank.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

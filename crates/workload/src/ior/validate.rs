@@ -2,7 +2,7 @@
 //! IOR misbehaves (`-z -z -w` divides by zero) or would silently ignore an option.
 //! Every message names the options involved and says what would be right.
 
-use super::params::{DummyOptions, IorParams};
+use plan::ior::{DummyOptions, IorParams};
 
 /// IOR moves data in 8-byte words (`IOR_size_t`).
 const WORD: u64 = 8;

@@ -6,12 +6,12 @@ use std::path::Path;
 use exec::ReduceOp;
 use measure::now_ns;
 
+use super::ctx::{Ctx, Seeds};
 use super::error::MdError;
 use super::items::{no_bytes, run_items, timed_pass, Order, Sweep};
 use super::naming::{name_rank, Kind, Step};
 use super::outcome::{ErrorAt, Event, Op, PhaseOutcome, StonewallOutcome, VerifyOutcome};
 use super::phase::{close, open, Extra};
-use super::run::{Ctx, Seeds};
 use crate::ior::data::{Checker, DataPattern};
 
 fn emit(o: Option<PhaseOutcome>, on: &mut dyn FnMut(Event)) {

@@ -6,11 +6,11 @@
 
 use std::path::Path;
 
+use super::ctx::Ctx;
 use super::error::MdError;
 use super::naming::{item_prefix, name_rank, tree_base, tree_owner, Kind, PathBuilder, Step};
 use super::outcome::{Op, PhaseOutcome};
 use super::phase::{close, open, Extra, Meter};
-use super::run::Ctx;
 use crate::rng::Permutation;
 
 /// In which order a phase visits the items of one test directory.

@@ -6,20 +6,21 @@
 //! `files` and `items` the per-rank operation loops, `phase` the timed bracket around each
 //! phase and the reduction to rank 0's `outcome`.
 
+mod ctx;
 mod error;
 mod files;
 mod items;
 pub mod naming;
 pub mod outcome;
-pub mod params;
 mod phase;
 pub mod preflight;
 mod run;
 pub mod tree;
 pub mod validate;
 
+pub use ctx::Ctx;
 pub use error::MdError;
 pub use outcome::{Event, Op, PhaseOutcome, RankTimes, RunTotals, StonewallOutcome};
-pub use params::{MdtestParams, Phases};
-pub use run::{run, Ctx};
+pub use plan::mdtest::{MdtestParams, Phases};
+pub use run::run;
 pub use tree::{Shape, Tree};

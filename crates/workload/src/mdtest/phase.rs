@@ -8,9 +8,9 @@
 use measure::{now_ns, IntervalSeries, LatencyHistogram};
 use serde::{Deserialize, Serialize};
 
+use super::ctx::Ctx;
 use super::error::MdError;
 use super::outcome::{ErrorAt, Op, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
-use super::run::Ctx;
 
 /// Per-operation recorders of one rank in one phase.
 pub(crate) struct Meter {

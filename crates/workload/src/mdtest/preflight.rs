@@ -8,8 +8,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::naming::test_dir_name;
-use super::params::MdtestParams;
 use super::tree::Shape;
+use plan::mdtest::MdtestParams;
 
 #[derive(Debug, Default)]
 pub struct Preflight {
@@ -162,7 +162,7 @@ fn read_status(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mdtest::params::Phases;
+    use plan::mdtest::Phases;
 
     fn params(d: &Path, create: bool) -> (MdtestParams, Shape) {
         let p = MdtestParams {
@@ -175,7 +175,7 @@ mod tests {
             },
             ..MdtestParams::default()
         };
-        let shape = Shape::resolve(10, 0, p.tree(), false, false).unwrap();
+        let shape = Shape::resolve(10, 0, crate::mdtest::Tree::of(&p), false, false).unwrap();
         (p, shape)
     }
 

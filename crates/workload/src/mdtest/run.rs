@@ -1,101 +1,21 @@
 //! The iteration loop of an mdtest run (`mdtest_iteration`): tree create, directory phases,
 //! file phases, tree remove, with mdtest's barriers and its stonewall agreement.
 
-use std::path::PathBuf;
+use exec::ReduceOp;
 
-use engine::Engine;
-use exec::{Comm, ReduceOp};
-
+use super::ctx::{Ctx, Seeds};
 use super::error::MdError;
 use super::items::{no_bytes, timed_pass, Sweep};
-use super::naming::{effective_stride, test_dir_name, tree_base, Kind, PathBuilder, Step};
+use super::naming::{tree_base, Kind, PathBuilder, Step};
 use super::outcome::{Event, Op, RunTotals};
-use super::params::MdtestParams;
 use super::phase::{close, open, Extra};
-use super::tree::Shape;
 use super::{files, items};
-
-/// Everything a rank needs to run the benchmark.
-pub struct Ctx<'a> {
-    pub params: &'a MdtestParams,
-    pub shape: Shape,
-    pub comm: &'a dyn Comm,
-    pub engine: &'a dyn Engine,
-    /// Width of the per-interval series buckets.
-    pub interval_ns: u64,
-    /// Items per task read from the stonewall status file (runs without a create phase).
-    pub status_items: Option<u64>,
-    /// `-N` after mdtest's tasks-per-node rule.
-    pub stride: u64,
-}
-
-impl<'a> Ctx<'a> {
-    pub fn new(
-        params: &'a MdtestParams,
-        shape: Shape,
-        comm: &'a dyn Comm,
-        engine: &'a dyn Engine,
-        interval_ns: u64,
-        status_items: Option<u64>,
-    ) -> Self {
-        let map = comm.node_map();
-        let stride = effective_stride(
-            params.nstride,
-            map.num_nodes(),
-            map.tasks_on_node0(),
-            map.is_block_mapped(),
-        );
-        Ctx {
-            params,
-            shape,
-            comm,
-            engine,
-            interval_ns,
-            status_items,
-            stride,
-        }
-    }
-
-    pub(crate) fn rank(&self) -> u64 {
-        self.comm.rank() as u64
-    }
-
-    pub(crate) fn tasks(&self) -> u64 {
-        self.comm.size() as u64
-    }
-
-    /// `<-d of root_rank>/test-dir.<iteration>-<loop>`.
-    pub(crate) fn test_dir(&self, root_rank: u64, iteration: u32, dir_loop: u64) -> PathBuf {
-        self.params
-            .dir_of(root_rank)
-            .join(test_dir_name(iteration, dir_loop))
-    }
-
-    /// This rank creates and removes the `-d` directory and the test directories of its path
-    /// (mdtest: ranks below the number of paths).
-    fn owns_path(&self) -> bool {
-        self.rank() < self.params.dirs.len() as u64
-    }
-
-    pub(crate) fn items_per_rank(&self) -> u64 {
-        // validate() refused counts that overflow.
-        self.shape.items_per_rank().unwrap_or(u64::MAX)
-    }
-}
 
 fn unix_seconds() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0)
-}
-
-/// Seeds agreed by all ranks.
-pub(crate) struct Seeds {
-    /// `-G`, or rank 0's clock as a C `int` (mdtest's `time(NULL)`).
-    pub data: i64,
-    /// `-R`: the shared seed plus this rank, as mdtest.
-    pub random: Option<u64>,
 }
 
 /// Runs the benchmark on this rank; `on` is called on rank 0 only, as results arrive.

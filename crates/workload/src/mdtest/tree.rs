@@ -16,6 +16,14 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// The tree of a plan's `-z`/`-b`.
+    pub fn of(p: &plan::mdtest::MdtestParams) -> Tree {
+        Tree {
+            depth: p.depth,
+            branch: p.branch,
+        }
+    }
+
     /// Directories in the tree (mdtest's `num_dirs_in_tree`); `None` when it does not fit u64.
     pub fn num_dirs(&self) -> Option<u64> {
         let (b, z) = (self.branch, self.depth);

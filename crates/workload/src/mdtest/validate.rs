@@ -2,8 +2,8 @@
 //! mdtest misbehaves (`-W` with several test directories creates only the first) or silently
 //! ignores an option. Every message names the options and says what would be right.
 
-use super::params::MdtestParams;
-use super::tree::Shape;
+use super::tree::{Shape, Tree};
+use plan::mdtest::MdtestParams;
 
 /// Checks `p` for `tasks` ranks. Ok carries the item layout and warnings (options that have no
 /// effect in this run); Err the first hard error, one line.
@@ -24,7 +24,7 @@ pub fn validate(p: &MdtestParams, tasks: usize) -> Result<(Shape, Vec<String>), 
     let shape = Shape::resolve(
         p.items,
         p.items_per_dir,
-        p.tree(),
+        Tree::of(p),
         p.leaf_only,
         p.unique_dir,
     )?;

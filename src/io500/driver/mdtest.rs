@@ -12,16 +12,16 @@ use workload::io500::phases::{How, MdStep, Phase};
 use workload::mdtest::{self, validate::validate, Ctx, Event, MdError, Op, PhaseOutcome, Shape};
 
 use super::{first_failure, Ran, INTERVAL_NS};
-use crate::mdtest_cli::{self, MdtestCommand};
-use crate::mdtest_output::{csv, quote_args, Header, MdtestPrinter};
-use crate::mdtest_result::phase_result;
+use crate::mdtest::cli::{self, MdtestCommand};
+use crate::mdtest::output::{csv, quote_args, Header, MdtestPrinter};
+use crate::mdtest::result::phase_result;
 use crate::world::RankSetup;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Parses and validates the argv (no I/O).
 pub fn check(args: &[String], ranks: usize) -> Result<(MdtestCommand, Shape, Vec<String>), String> {
-    let cmd = mdtest_cli::parse(args).map_err(|e| e.to_string())?;
+    let cmd = cli::parse(args).map_err(|e| e.to_string())?;
     let (shape, warnings) = validate(&cmd.params, ranks).map_err(|e| format!("mdtest: {e}"))?;
     engine::lookup(&cmd.params.api).map_err(|e| format!("mdtest: {e}"))?;
     Ok((cmd, shape, warnings))

@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::ior::{DataPacket, DummyOptions};
 
 /// Which phases run (mdtest's `-C -T -E -r -U`; none given = all five).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Phases {
     pub create: bool,
     pub stat: bool,
@@ -24,7 +25,7 @@ impl Phases {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MdtestParams {
     /// `-a`: canonical engine name (`POSIX`, `DUMMY`).
     pub api: String,
@@ -133,14 +134,6 @@ impl Default for MdtestParams {
 }
 
 impl MdtestParams {
-    /// The tree of `-z`/`-b`.
-    pub fn tree(&self) -> super::tree::Tree {
-        super::tree::Tree {
-            depth: self.depth,
-            branch: self.branch,
-        }
-    }
-
     /// `-d` of rank `rank` (mdtest: `rank % path_count`).
     pub fn dir_of(&self, rank: u64) -> &PathBuf {
         &self.dirs[(rank % self.dirs.len() as u64) as usize]

@@ -7,7 +7,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use workload::find::{Counts, FindOutcome};
 
-use crate::find_cli::FindCommand;
+use crate::find::cli::FindCommand;
 use crate::world::RankSetup;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");

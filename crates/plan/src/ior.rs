@@ -4,10 +4,11 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Buffer contents (`-l`, `--dataPacketType`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DataPacket {
     /// iogauge's default: pseudo-random words (incompressible) with a 16-byte stamp of the file
@@ -22,7 +23,7 @@ pub enum DataPacket {
 }
 
 /// `-O summaryFormat=`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SummaryFormat {
     Default,
@@ -31,7 +32,7 @@ pub enum SummaryFormat {
 }
 
 /// Delays of the dummy engine, microseconds (`--dummy.delay-*`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct DummyOptions {
     pub delay_create_us: u64,
     pub delay_close_us: u64,
@@ -40,7 +41,7 @@ pub struct DummyOptions {
     pub delay_only_rank0: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct IorParams {
     /// `-a`: canonical engine name (`POSIX`, `MMAP`, `DUMMY`).
     pub api: String,

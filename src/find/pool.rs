@@ -11,7 +11,7 @@ use exec::threads::RankOutcome;
 use exec::Comm;
 use workload::find::{DirPool, Lister, MessagePool, StealingPool, VictimChoice};
 
-use crate::find_cli::FindCommand;
+use crate::find::cli::FindCommand;
 use crate::world::{self, RankSetup};
 
 /// Walks in this process so far: every rank runs the same walks in the same order, so the

@@ -11,17 +11,17 @@ use workload::io500::measured::{IorWall, Measured};
 use workload::ior::{self, validate::validate, Ctx, Event, IorError, PhaseOutcome};
 
 use super::{first_failure, Ran, INTERVAL_NS};
-use crate::ior_cli::{self, IorCommand};
-use crate::ior_output::csv::append_rank_csv;
-use crate::ior_output::{write_rank_csv, Header, IorPrinter};
-use crate::ior_result::phase_result;
+use crate::ior::cli::{self, IorCommand};
+use crate::ior::output::csv::append_rank_csv;
+use crate::ior::output::{write_rank_csv, Header, IorPrinter};
+use crate::ior::result::phase_result;
 use crate::world::RankSetup;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Parses and validates the argv (no I/O).
 pub fn check(args: &[String], ranks: usize) -> Result<IorCommand, String> {
-    let cmd = ior_cli::parse(args).map_err(|e| e.to_string())?;
+    let cmd = cli::parse(args).map_err(|e| e.to_string())?;
     validate(&cmd.params, ranks).map_err(|e| format!("ior: {e}"))?;
     engine::lookup(&cmd.params.api).map_err(|e| format!("ior: {e}"))?;
     Ok(cmd)

@@ -13,14 +13,14 @@ use workload::find::{self, FindError, FindOutcome};
 use workload::io500::measured::{parse_matched, Measured};
 
 use super::{first_failure, Ran};
-use crate::find_cli::{self, FindCommand};
-use crate::find_pool::{self, Walk};
-use crate::find_result;
+use crate::find::cli::{self, FindCommand};
+use crate::find::pool::{self, Walk};
+use crate::find::result;
 use crate::world::RankSetup;
 
 /// Parses the argv (no I/O).
 pub fn check(args: &[String]) -> Result<FindCommand, String> {
-    find_cli::parse(args)
+    cli::parse(args)
 }
 
 pub fn run(args: &[String], setup: &RankSetup, txt: &Path, csv: &Path) -> Result<Ran, String> {
@@ -34,7 +34,7 @@ pub fn run(args: &[String], setup: &RankSetup, txt: &Path, csv: &Path) -> Result
             Err(e) => return Err(format!("find: {}: {e}", p.display())),
         }
     }
-    let ranks = find_pool::run(setup, &Walk::of(&cmd), |comm, pool| {
+    let ranks = pool::run(setup, &Walk::of(&cmd), |comm, pool| {
         let engine = PosixEngine::new(false);
         find::run(&find::FindCtx {
             comm,
@@ -62,7 +62,7 @@ pub fn run(args: &[String], setup: &RankSetup, txt: &Path, csv: &Path) -> Result
             examined: o.total.examined,
             runtime_s: o.runtime_s(),
         },
-        phase: find_result::phase(&o),
+        phase: result::phase(&o),
         verification_errors: 0,
     })
 }

@@ -2,6 +2,10 @@
 //! `--list`, `--verify` and `--config-hash`, or runs the phases through
 //! `workload::io500::run` with the thread-rank driver, and reports where the results are.
 
+mod cli;
+pub mod driver;
+pub mod quick;
+
 use std::path::{Path, PathBuf};
 
 use results::RunResult;
@@ -13,10 +17,9 @@ use workload::io500::run::{self, Outcome, Settings};
 use workload::io500::seeds::{check_timestamp, TIMESTAMP_FORMAT};
 use workload::io500::{hash, validity};
 
-use crate::io500_cli::{self, Io500Command, HELP};
-use crate::io500_driver::{environment_of, follow, Io500Driver};
-use crate::io500_quick;
 use crate::world::RankSetup;
+use cli::{Io500Command, HELP};
+use driver::{environment_of, follow, Io500Driver};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -47,7 +50,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
 }
 
 fn lead(args: &[String], global: RankSetup) -> u8 {
-    let cmd = match io500_cli::parse(args) {
+    let cmd = match cli::parse(args) {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
@@ -72,13 +75,10 @@ fn lead(args: &[String], global: RankSetup) -> u8 {
             Err(e) => return usage(e),
         },
         (None, true) => {
-            let dir = cmd
-                .dir
-                .clone()
-                .unwrap_or_else(io500_quick::default_data_dir);
-            let c = io500_quick::config(ranks, &dir);
+            let dir = cmd.dir.clone().unwrap_or_else(quick::default_data_dir);
+            let c = quick::config(ranks, &dir);
             if !cmd.dry_run && !cmd.list && !cmd.list_mandatory && !cmd.config_hash {
-                if let Err(e) = io500_quick::check_space(&c, ranks, &dir) {
+                if let Err(e) = quick::check_space(&c, ranks, &dir) {
                     return usage(e);
                 }
             }
@@ -110,7 +110,7 @@ fn lead(args: &[String], global: RankSetup) -> u8 {
              a config with `iogauge io500 --list > my.ini` and run `iogauge io500 my.ini`",
         );
     }
-    if let Err(e) = super::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())]) {
+    if let Err(e) = crate::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())]) {
         return usage(format!("io500: {e}"));
     }
     let timestamp = cmd
@@ -168,13 +168,10 @@ fn execute(cmd: &Io500Command, s: Settings, global: RankSetup) -> u8 {
         json.extend(cmd.json.clone());
     }
     if cmd.quick && !s.dry_run {
-        print!(
-            "{}",
-            io500_quick::banner(s.ranks, &layout.data, &layout.result)
-        );
+        print!("{}", quick::banner(s.ranks, &layout.data, &layout.result));
         doc.warnings.push(format!(
             "--quick: not a valid IO500 submission (stonewall-time {}s != 300s, small sizes)",
-            io500_quick::STONEWALL_S
+            quick::STONEWALL_S
         ));
     }
     let note = "all ranks run on this machine: the read phases may be served from the page \
@@ -278,7 +275,7 @@ fn finish(cmd: &Io500Command, s: &Settings, driver: &mut Io500Driver, o: &Outcom
     if cmd.quick {
         println!(
             "This --quick run is not a valid IO500 submission: {}.",
-            validity::stonewall_setting(io500_quick::STONEWALL_S as i64, 300).unwrap_or_default()
+            validity::stonewall_setting(quick::STONEWALL_S as i64, 300).unwrap_or_default()
         );
     }
     for j in &driver.json {

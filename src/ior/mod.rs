@@ -1,6 +1,10 @@
 //! `iogauge ior`: parse IOR's command line, check everything before any I/O, run the ranks,
 //! and feed rank 0's results to the IOR-format printer and the result document as they come.
 
+pub mod cli;
+pub mod output;
+pub mod result;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -11,11 +15,10 @@ use exec::CommError;
 use results::RunResult;
 use workload::ior::{self, validate::validate, Ctx, Event, IorError, IorParams, PhaseOutcome};
 
-use crate::ior_cli;
-use crate::ior_output::csv::append_rank_csv;
-use crate::ior_output::{write_rank_csv, Header, IorPrinter};
-use crate::ior_result::{phase_result, summaries, verification};
 use crate::world::RankSetup;
+use output::csv::append_rank_csv;
+use output::{write_rank_csv, Header, IorPrinter};
+use result::{phase_result, summaries, verification};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Width of the per-interval series buckets.
@@ -89,7 +92,7 @@ impl Sink {
 }
 
 /// Parent directories of output files must exist before we start.
-fn check_output_paths(cmd: &ior_cli::IorCommand) -> Result<(), String> {
+fn check_output_paths(cmd: &cli::IorCommand) -> Result<(), String> {
     let p = &cmd.params;
     let outputs = [
         ("--json", cmd.json.as_deref()),
@@ -103,7 +106,7 @@ fn check_output_paths(cmd: &ior_cli::IorCommand) -> Result<(), String> {
             p.stonewall_status_file.as_deref(),
         ),
     ];
-    super::outputs::check_dirs_exist(&outputs)
+    crate::outputs::check_dirs_exist(&outputs)
 }
 
 fn test_dir(p: &IorParams) -> PathBuf {
@@ -126,12 +129,12 @@ fn ctime_now() -> String {
 }
 
 pub fn main(args: &[String], global: RankSetup) -> u8 {
-    let cmd = match ior_cli::parse(args) {
+    let cmd = match cli::parse(args) {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
     if cmd.help {
-        print!("{}", ior_cli::help_text());
+        print!("{}", cli::help_text());
         return crate::world::exit_early(0);
     }
     let setup = RankSetup {
@@ -180,7 +183,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
 }
 
 fn run(
-    cmd: &ior_cli::IorCommand,
+    cmd: &cli::IorCommand,
     setup: &RankSetup,
     info: &'static engine::EngineInfo,
     out: Box<dyn Write + Send>,

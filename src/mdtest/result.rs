@@ -10,7 +10,7 @@
 use results::{MinMaxMean, OperationSummary, PhaseResult, PhaseTimes, RankTimes, Stonewall};
 use workload::mdtest::{Op, PhaseOutcome};
 
-use crate::ior_result::verification;
+use crate::ior::result::verification;
 
 pub fn phase_result(o: &PhaseOutcome, write_bytes: u64) -> PhaseResult {
     let t0 = o

@@ -1,6 +1,10 @@
 //! `iogauge mdtest`: parse mdtest's command line, check everything before any I/O, run the
 //! ranks, and feed rank 0's results to the mdtest-format printer and the result document.
 
+pub mod cli;
+pub mod output;
+pub mod result;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -11,10 +15,10 @@ use exec::CommError;
 use results::RunResult;
 use workload::mdtest::{self, validate::validate, Ctx, Event, MdError, PhaseOutcome, Shape};
 
-use crate::mdtest_cli::{self, MdtestCommand};
-use crate::mdtest_output::{csv, quote_args, Header, MdtestPrinter};
-use crate::mdtest_result::{phase_result, summaries};
 use crate::world::RankSetup;
+use cli::MdtestCommand;
+use output::{csv, quote_args, Header, MdtestPrinter};
+use result::{phase_result, summaries};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Width of the per-interval series buckets.
@@ -102,16 +106,16 @@ fn check_output_paths(cmd: &MdtestCommand) -> Result<(), String> {
         ),
         ("-x", status),
     ];
-    super::outputs::check_dirs_exist(&outputs)
+    crate::outputs::check_dirs_exist(&outputs)
 }
 
 pub fn main(args: &[String], global: RankSetup) -> u8 {
-    let cmd = match mdtest_cli::parse(args) {
+    let cmd = match cli::parse(args) {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
     if cmd.help {
-        print!("{}", mdtest_cli::help_text());
+        print!("{}", cli::help_text());
         return crate::world::exit_early(0);
     }
     let setup = RankSetup {

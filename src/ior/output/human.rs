@@ -306,7 +306,7 @@ pub(super) fn summary(sums: &[OpSummary], p: &IorParams, h: &Header) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::ior_output::fixtures;
+    use crate::ior::output::fixtures;
 
     pub(crate) fn example() -> (IorParams, Header) {
         let p = IorParams {

@@ -85,7 +85,7 @@ pub fn append_rank_csv(path: &Path, phases: &[PhaseOutcome], tasks: usize) -> io
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ior_output::{fixtures, Header, IorPrinter};
+    use crate::ior::output::{fixtures, Header, IorPrinter};
     use workload::ior::{Access, IorParams, SummaryFormat};
 
     #[test]

@@ -2,6 +2,10 @@
 //! ranks with work stealing (`find_pool`), then print pfind's result lines (last:
 //! `MATCHED <found>/<examined>`) and write the result document.
 
+pub mod cli;
+pub mod pool;
+pub mod result;
+
 use std::io::Write;
 
 use engine::{Engine, PosixEngine};
@@ -9,10 +13,10 @@ use exec::threads::{self, RankFailure};
 use exec::CommError;
 use workload::find::{self, FindError, FindOutcome, Lister};
 
-use crate::find_cli::{self, FindCommand};
-use crate::find_pool::{self, Listing, Walk};
-use crate::find_result::result_document;
 use crate::world::RankSetup;
+use cli::FindCommand;
+use pool::{Listing, Walk};
+use result::result_document;
 
 /// Below this runtime the rate says more about start-up than about the file system.
 const SHORT_RUN_S: f64 = 1.0;
@@ -36,17 +40,17 @@ fn preflight(cmd: &FindCommand, engine: &dyn Engine) -> Result<(), String> {
             .lstat(r)
             .map_err(|e| format!("find: -newer {}: {e}", r.display()))?;
     }
-    super::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())])
+    crate::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())])
         .map_err(|e| format!("find: {e}"))
 }
 
 pub fn main(args: &[String], global: RankSetup) -> u8 {
-    let cmd = match find_cli::parse(args) {
+    let cmd = match cli::parse(args) {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
     if cmd.help {
-        print!("{}", find_cli::HELP);
+        print!("{}", cli::HELP);
         return crate::world::exit_early(0);
     }
     let setup = RankSetup {
@@ -67,7 +71,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
 }
 
 fn run(cmd: &FindCommand, setup: &RankSetup) -> u8 {
-    let ranks = find_pool::run(setup, &Walk::of(cmd), |comm, pool| {
+    let ranks = pool::run(setup, &Walk::of(cmd), |comm, pool| {
         let engine = PosixEngine::new(false);
         let listing = Listing::new();
         let list: Option<&dyn Lister> = if cmd.count_only { None } else { Some(&listing) };

@@ -247,7 +247,7 @@ pub(super) fn document(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ior_output::{fixtures, summarize, IorPrinter};
+    use crate::ior::output::{fixtures, summarize, IorPrinter};
     use workload::ior::SummaryFormat;
 
     fn keys(v: &Value) -> Vec<&str> {

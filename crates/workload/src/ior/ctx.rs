@@ -1,0 +1,38 @@
+//! What a rank carries through an IOR run: the plan, its ranks, its engine, and the
+//! directories it created.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+
+use engine::Engine;
+use exec::Comm;
+
+use crate::ior::IorParams;
+
+/// Everything a rank needs to run the benchmark.
+pub struct Ctx<'a> {
+    pub params: &'a IorParams,
+    pub comm: &'a dyn Comm,
+    pub engine: &'a dyn Engine,
+    /// Width of the per-interval series buckets.
+    pub interval_ns: u64,
+    /// Directories this rank created (`-u`), removed again with the files.
+    pub(crate) created_dirs: RefCell<Vec<PathBuf>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        params: &'a IorParams,
+        comm: &'a dyn Comm,
+        engine: &'a dyn Engine,
+        interval_ns: u64,
+    ) -> Self {
+        Ctx {
+            params,
+            comm,
+            engine,
+            interval_ns,
+            created_dirs: RefCell::new(Vec::new()),
+        }
+    }
+}

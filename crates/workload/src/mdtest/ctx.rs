@@ -1,0 +1,87 @@
+//! What a rank carries through an mdtest run: the plan, the item layout, its ranks and engine,
+//! and the seeds all ranks agreed on.
+
+use std::path::PathBuf;
+
+use engine::Engine;
+use exec::Comm;
+
+use super::naming::{effective_stride, test_dir_name};
+use super::tree::Shape;
+use plan::mdtest::MdtestParams;
+
+/// Everything a rank needs to run the benchmark.
+pub struct Ctx<'a> {
+    pub params: &'a MdtestParams,
+    pub shape: Shape,
+    pub comm: &'a dyn Comm,
+    pub engine: &'a dyn Engine,
+    /// Width of the per-interval series buckets.
+    pub interval_ns: u64,
+    /// Items per task read from the stonewall status file (runs without a create phase).
+    pub status_items: Option<u64>,
+    /// `-N` after mdtest's tasks-per-node rule.
+    pub stride: u64,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        params: &'a MdtestParams,
+        shape: Shape,
+        comm: &'a dyn Comm,
+        engine: &'a dyn Engine,
+        interval_ns: u64,
+        status_items: Option<u64>,
+    ) -> Self {
+        let map = comm.node_map();
+        let stride = effective_stride(
+            params.nstride,
+            map.num_nodes(),
+            map.tasks_on_node0(),
+            map.is_block_mapped(),
+        );
+        Ctx {
+            params,
+            shape,
+            comm,
+            engine,
+            interval_ns,
+            status_items,
+            stride,
+        }
+    }
+
+    pub(crate) fn rank(&self) -> u64 {
+        self.comm.rank() as u64
+    }
+
+    pub(crate) fn tasks(&self) -> u64 {
+        self.comm.size() as u64
+    }
+
+    /// `<-d of root_rank>/test-dir.<iteration>-<loop>`.
+    pub(crate) fn test_dir(&self, root_rank: u64, iteration: u32, dir_loop: u64) -> PathBuf {
+        self.params
+            .dir_of(root_rank)
+            .join(test_dir_name(iteration, dir_loop))
+    }
+
+    /// This rank creates and removes the `-d` directory and the test directories of its path
+    /// (mdtest: ranks below the number of paths).
+    pub(crate) fn owns_path(&self) -> bool {
+        self.rank() < self.params.dirs.len() as u64
+    }
+
+    pub(crate) fn items_per_rank(&self) -> u64 {
+        // validate() refused counts that overflow.
+        self.shape.items_per_rank().unwrap_or(u64::MAX)
+    }
+}
+
+/// Seeds agreed by all ranks.
+pub(crate) struct Seeds {
+    /// `-G`, or rank 0's clock as a C `int` (mdtest's `time(NULL)`).
+    pub data: i64,
+    /// `-R`: the shared seed plus this rank, as mdtest.
+    pub random: Option<u64>,
+}
