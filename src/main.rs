@@ -11,7 +11,6 @@ mod ior;
 mod launcher;
 mod mdtest;
 mod outputs;
-mod size;
 mod world;
 
 use std::process::ExitCode;

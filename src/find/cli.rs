@@ -83,14 +83,9 @@ fn usage(msg: impl std::fmt::Display) -> String {
 }
 
 fn suggest(word: &str) -> String {
-    let best = KNOWN
-        .iter()
-        .chain(REFUSED.iter().map(|(n, _)| n))
-        .map(|k| (strsim::normalized_damerau_levenshtein(word, k), k))
-        .filter(|(s, _)| *s >= 0.6)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match best {
-        Some((_, k)) => format!("; did you mean {k}?"),
+    let names = KNOWN.iter().chain(REFUSED.iter().map(|(n, _)| n));
+    match text::suggest(word, names.copied()) {
+        Some(k) => format!("; did you mean {k}?"),
         None => "; see iogauge find --help".to_string(),
     }
 }

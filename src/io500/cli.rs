@@ -79,14 +79,9 @@ const KNOWN: [&str; 17] = [
 ];
 
 fn suggest(word: &str) -> String {
-    let best = KNOWN
-        .iter()
-        .map(|k| (strsim::normalized_damerau_levenshtein(word, k), k))
-        .filter(|(s, _)| *s >= 0.6)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    best.map_or_else(
+    text::suggest(word, KNOWN).map_or_else(
         || "; see iogauge io500 --help".to_string(),
-        |(_, k)| format!("; did you mean {k}?"),
+        |k| format!("; did you mean {k}?"),
     )
 }
 

@@ -8,6 +8,8 @@ pub mod quick;
 
 use std::path::{Path, PathBuf};
 
+use plan::io500::Io500Params;
+use results::io500::Io500Score;
 use results::RunResult;
 use workload::io500::clock::local_now;
 use workload::io500::config::{template, template_mandatory, Config, SECTIONS};
@@ -153,10 +155,11 @@ fn execute(cmd: &Io500Command, s: Settings, global: RankSetup) -> u8 {
     if let Err(e) = setup.check() {
         return usage(format!("io500: {e}"));
     }
-    let mut doc = RunResult::new("io500", std::env::args().collect(), VERSION);
+    let params = results::Parameters::Io500(parameters(&s, &layout, cmd.quick));
+    let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
     doc.environment = environment_of(&layout.data);
     doc.ranks = setup.result_ranks();
-    doc.parameters = parameters(&s, &layout, cmd.quick);
+    doc.io500 = Some(Default::default());
     let mut driver = Io500Driver::new(setup, doc, Vec::new());
     if let Err(e) = run::check(&s, &mut driver) {
         return usage(e);
@@ -198,29 +201,35 @@ fn execute(cmd: &Io500Command, s: Settings, global: RankSetup) -> u8 {
 }
 
 /// The resolved configuration and run facts, as the document's `parameters`.
-fn parameters(s: &Settings, layout: &Layout, quick: bool) -> serde_json::Value {
-    let mut config = serde_json::Map::new();
-    for sec in SECTIONS {
-        let keys: serde_json::Map<String, serde_json::Value> = sec
-            .keys
-            .iter()
-            .map(|k| (k.name.to_string(), s.config.get(sec.name, k.name).into()))
-            .collect();
-        config.insert(sec.name.to_string(), keys.into());
+fn parameters(s: &Settings, layout: &Layout, quick: bool) -> Io500Params {
+    let config = SECTIONS
+        .iter()
+        .map(|sec| {
+            let keys = sec
+                .keys
+                .iter()
+                .map(|k| {
+                    (
+                        k.name.to_string(),
+                        s.config.get(sec.name, k.name).map(str::to_string),
+                    )
+                })
+                .collect();
+            (sec.name.to_string(), keys)
+        })
+        .collect();
+    Io500Params {
+        version: s.version.clone(),
+        mode: s.mode.label().to_string(),
+        timestamp: s.timestamp.clone(),
+        ranks: s.ranks as u64,
+        data_dir: layout.data.clone(),
+        result_dir: layout.result.clone(),
+        quick,
+        dry_run: s.dry_run,
+        config_hash: format!("{:X}", s.config.hash()),
+        config,
     }
-    serde_json::json!({
-        "version": s.version,
-        "mode": s.mode.label(),
-        "timestamp": s.timestamp,
-        "ranks": s.ranks,
-        "data_dir": layout.data,
-        "result_dir": layout.result,
-        "quick": quick,
-        "dry_run": s.dry_run,
-        "config_hash": format!("{:X}", s.config.hash()),
-        "config": config,
-        "score": { "phases": [] },
-    })
 }
 
 fn finish(cmd: &Io500Command, s: &Settings, driver: &mut Io500Driver, o: &Outcome) -> u8 {
@@ -238,24 +247,21 @@ fn finish(cmd: &Io500Command, s: &Settings, driver: &mut Io500Driver, o: &Outcom
     }
     let code = u8::from(failed || errors > 0);
     let doc = &mut driver.doc;
-    if let Some(score) = doc
-        .parameters
-        .get_mut("score")
-        .and_then(|v| v.as_object_mut())
-    {
-        let agg = |sc: &workload::io500::score::Scores, valid: bool, hash: u32| {
-            serde_json::json!({
-                "bandwidth_gib_s": sc.bw, "iops_kiops": sc.md, "total": sc.total,
-                "valid": valid, "hash": format!("{hash:X}"),
-                "text": [cf(sc.bw), cf(sc.md), cf(sc.total)],
-            })
-        };
-        score.insert("score".into(), agg(&o.scores, o.validity.run, o.hash));
-        if let Some((x, hx)) = &o.extended {
-            score.insert("scorex".into(), agg(x, o.validity.extended, *hx));
-        }
-        score.insert("run_invalid".into(), o.run_invalid.clone().into());
-    }
+    let agg = |sc: &workload::io500::score::Scores, valid: bool, hash: u32| Io500Score {
+        bandwidth_gib_s: sc.bw,
+        iops_kiops: sc.md,
+        total: sc.total,
+        valid,
+        hash: format!("{hash:X}"),
+        text: [cf(sc.bw), cf(sc.md), cf(sc.total)],
+    };
+    let io500 = doc.io500.get_or_insert_with(Default::default);
+    io500.score = Some(agg(&o.scores, o.validity.run, o.hash));
+    io500.scorex = o
+        .extended
+        .as_ref()
+        .map(|(x, hx)| agg(x, o.validity.extended, *hx));
+    io500.run_invalid = o.run_invalid.clone();
     doc.warnings
         .extend(o.run_invalid.iter().map(|r| format!("INVALID run: {r}")));
     doc.warnings.extend(o.cleanup_warnings.iter().cloned());

@@ -9,7 +9,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use engine::{DummyDelays, EngineConfig};
 use exec::threads::{self, RankFailure};
 use exec::CommError;
 use results::RunResult;
@@ -153,7 +152,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
         Ok(w) => warnings.extend(w),
         Err(e) => return usage(format!("ior: {e}")),
     }
-    let info = match engine::lookup(&p.api) {
+    let info = match engine::lookup(&p.engine.api) {
         Ok(i) => i,
         Err(e) => return usage(format!("ior: {e}")),
     };
@@ -197,11 +196,14 @@ fn run(
         std::env::args().skip(2).collect::<Vec<_>>().join(" ")
     );
 
-    let mut doc = RunResult::new("ior", std::env::args().collect(), VERSION);
+    let mut doc = RunResult::new(
+        results::Parameters::Ior(p.clone()),
+        std::env::args().collect(),
+        VERSION,
+    );
     let dir = test_dir(p);
     doc.environment = results::capture(Some(&dir));
     doc.ranks = setup.result_ranks();
-    doc.parameters = serde_json::to_value(p).unwrap_or_default();
 
     let header = Header {
         version: VERSION.to_string(),
@@ -237,19 +239,8 @@ fn run(
     });
     sink.lock().unwrap_or_else(|e| e.into_inner()).save();
 
-    let cfg = EngineConfig {
-        api: info.name.to_string(),
-        odirect: p.odirect,
-        dummy: DummyDelays {
-            create_us: p.dummy.delay_create_us,
-            close_us: p.dummy.delay_close_us,
-            sync_us: p.dummy.delay_sync_us,
-            xfer_us: p.dummy.delay_xfer_us,
-            only_rank0: p.dummy.delay_only_rank0,
-        },
-    };
     let ranks = crate::world::run(setup, |comm| {
-        let engine = info.make(&cfg, comm.rank());
+        let engine = info.make(&p.engine, comm.rank());
         let ctx = Ctx::new(p, comm, engine.as_ref(), INTERVAL_NS);
         let mut on = |ev: Event| sink.lock().unwrap_or_else(|e| e.into_inner()).handle(ev);
         ior::run(&ctx, &mut on)

@@ -9,7 +9,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use engine::{DummyDelays, EngineConfig};
 use exec::threads::{self, RankFailure};
 use exec::CommError;
 use results::RunResult;
@@ -51,10 +50,9 @@ impl Sink {
             } => {
                 let _ = self.printer.begin(random_seed, items_from_status);
                 // The seeds a later -X run (-G) or a rerun (--random-seed) needs.
-                let resolved = self.doc.parameters.get_mut("resolved");
-                if let Some(obj) = resolved.and_then(|r| r.as_object_mut()) {
-                    obj.insert("data_seed".into(), data_seed.into());
-                    obj.insert("random_seed_task0".into(), random_seed.into());
+                if let results::Parameters::Mdtest(m) = &mut self.doc.parameters {
+                    m.resolved.data_seed = Some(data_seed);
+                    m.resolved.random_seed_task0 = random_seed;
                 }
                 if let Some(n) = items_from_status {
                     self.items = n;
@@ -133,7 +131,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
         Ok(v) => v,
         Err(e) => return usage(format!("mdtest: {e}")),
     };
-    let info = match engine::lookup(&p.api) {
+    let info = match engine::lookup(&p.engine.api) {
         Ok(i) => i,
         Err(e) => return usage(format!("mdtest: {e}")),
     };
@@ -185,7 +183,6 @@ fn run(
     let node_map = setup.node_map();
     let items_per_task = shape.items_per_rank().unwrap_or(0);
 
-    let mut doc = RunResult::new("mdtest", std::env::args().collect(), VERSION);
     let root = p.dirs[0].clone();
     let fs_dir = if root.is_dir() {
         root.clone()
@@ -194,29 +191,29 @@ fn run(
             .filter(|d| !d.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
     };
-    doc.environment = results::capture(Some(&fs_dir));
-    doc.ranks = setup.result_ranks();
     let stride = workload::mdtest::naming::effective_stride(
         p.nstride,
         node_map.num_nodes(),
         node_map.tasks_on_node0(),
         node_map.is_block_mapped(),
     );
-    let mut params = serde_json::to_value(p).unwrap_or_default();
-    if let Some(obj) = params.as_object_mut() {
-        obj.insert(
-            "resolved".into(),
-            serde_json::json!({
-                "num_dirs": shape.num_dirs,
-                "items_per_dir": shape.items_per_dir,
-                "directory_loops": shape.loops,
-                "items_per_task": items_per_task,
-                "items_per_task_from_status_file": status_items,
-                "nstride": stride,
-            }),
-        );
-    }
-    doc.parameters = params;
+    let resolved = results::MdtestResolved {
+        num_dirs: shape.num_dirs,
+        items_per_dir: shape.items_per_dir,
+        directory_loops: shape.loops,
+        items_per_task,
+        items_per_task_from_status_file: status_items,
+        nstride: stride,
+        data_seed: None,
+        random_seed_task0: None,
+    };
+    let params = results::Parameters::Mdtest(results::MdtestParameters {
+        plan: p.clone(),
+        resolved,
+    });
+    let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
+    doc.environment = results::capture(Some(&fs_dir));
+    doc.ranks = setup.result_ranks();
 
     let nodemap = (0..tasks)
         .map(|r| {
@@ -252,19 +249,8 @@ fn run(
     });
     sink.lock().unwrap_or_else(|e| e.into_inner()).save();
 
-    let cfg = EngineConfig {
-        api: info.name.to_string(),
-        odirect: false,
-        dummy: DummyDelays {
-            create_us: p.dummy.delay_create_us,
-            close_us: 0,
-            sync_us: p.dummy.delay_sync_us,
-            xfer_us: 0,
-            only_rank0: p.dummy.delay_only_rank0,
-        },
-    };
     let ranks = crate::world::run(setup, |comm| {
-        let engine = info.make(&cfg, comm.rank());
+        let engine = info.make(&p.engine, comm.rank());
         let status_items = crate::world::rank0_value(comm, status_items)?;
         let ctx = Ctx::new(p, shape, comm, engine.as_ref(), INTERVAL_NS, status_items);
         let mut on = |ev: Event| sink.lock().unwrap_or_else(|e| e.into_inner()).handle(ev);

@@ -87,7 +87,7 @@ fn result_document_has_latency_series_and_environment() {
     ))
     .ok();
     let doc = json(&j);
-    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["schema_version"], 2);
     assert_eq!(doc["workload"], "ior");
     assert_eq!(doc["ranks"]["count"], 2);
     assert_eq!(doc["environment"]["target"]["fs_type"], "tmpfs");

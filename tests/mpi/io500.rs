@@ -6,7 +6,7 @@ use crate::common::{iogauge_args, json, listing, tmp};
 use crate::io500::small_ini;
 
 fn phases(doc: &serde_json::Value) -> Vec<String> {
-    doc["parameters"]["score"]["phases"]
+    doc["io500"]["phases"]
         .as_array()
         .unwrap()
         .iter()

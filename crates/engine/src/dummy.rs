@@ -1,10 +1,54 @@
 //! DUMMY engine (IOR `-a DUMMY`): touches no storage and can inject delays, so the harness's own
 //! overhead, stonewalling and rank imbalance can be measured without a file system.
 
-use crate::{Caps, DirEntry, Engine, EngineFile, FileStat, OpenHints, OpenMode};
+use crate::options::EngineOption;
+use crate::{
+    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptValue,
+};
 use std::io;
 use std::path::Path;
 use std::time::Duration;
+
+/// A delay in microseconds, IOR's `--dummy.delay-<name>`.
+const fn delay(name: &'static str, help: &'static str, metadata: bool) -> EngineOption {
+    EngineOption {
+        name,
+        default: OptValue::Number(0),
+        meta: "USEC",
+        help,
+        ior_keys: &[],
+        metadata,
+    }
+}
+
+/// The options of `-a DUMMY`; mdtest takes those its operations have (no close, no transfers).
+#[rustfmt::skip]
+pub const OPTIONS: &[EngineOption] = &[
+    delay("delay-create", "delay of each create, mkdir and rename", true),
+    delay("delay-close", "delay of each close", false),
+    delay("delay-sync", "delay of each fsync and sync (ior -e, -Y; mdtest -y, -Y)", true),
+    delay("delay-xfer", "delay of each transfer", false),
+    EngineOption {
+        name: "delay-only-rank0",
+        default: OptValue::Flag(false),
+        meta: "",
+        help: "delay rank 0 only (a built-in straggler)",
+        ior_keys: &[],
+        metadata: true,
+    },
+];
+
+/// The registry's constructor.
+pub fn make(cfg: &EngineConfig, rank: usize) -> Box<dyn Engine> {
+    let delays = DummyDelays {
+        create_us: cfg.number("dummy.delay-create"),
+        close_us: cfg.number("dummy.delay-close"),
+        sync_us: cfg.number("dummy.delay-sync"),
+        xfer_us: cfg.number("dummy.delay-xfer"),
+        only_rank0: cfg.flag("dummy.delay-only-rank0"),
+    };
+    Box::new(DummyEngine::new(delays, rank))
+}
 
 /// Injected delays in microseconds (IOR's `--dummy.delay-*` options).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -42,6 +86,7 @@ impl DummyEngine {
         metadata: true,
         alignment: 1,
         needs_file_size: false,
+        page_cache: false,
         api_name: "DUMMY",
     };
 

@@ -2,20 +2,29 @@
 //!
 //! An [`Engine`] opens files and runs metadata operations; an [`EngineFile`] moves bytes at
 //! explicit offsets. Workloads never branch on an engine's name: they read [`Caps`].
-//! One file per engine (`posix.rs`, `mmap.rs`, `dummy.rs`); `registry.rs` is the table that maps
-//! names (IOR's `-a`) to constructors and lists the IOR APIs that are refused.
+//! One file per engine (`posix.rs`, `mmap.rs`, `dummy.rs`): the engine, the options it
+//! declares, the checks of those options and its constructor. `registry.rs` is the table that
+//! maps names (IOR's `-a`) to them and lists the IOR APIs that are refused; `config.rs` is the
+//! plan's part that names an engine and its option values.
 
 mod aligned;
+mod config;
 mod dummy;
 mod mmap;
+mod options;
 mod posix;
 mod registry;
 
 pub use aligned::AlignedBuf;
+pub use config::{EngineConfig, OptValue};
 pub use dummy::{DummyDelays, DummyEngine};
 pub use mmap::MmapEngine;
+pub use options::{EngineOption, IoShape, Workload};
 pub use posix::PosixEngine;
-pub use registry::{build, lookup, EngineConfig, EngineError, EngineInfo, ENGINES, REFUSED_APIS};
+pub use registry::{
+    all_options, build, check, find_ior_key, find_option, lookup, metadata_engines, module_of,
+    EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
+};
 
 use std::io;
 use std::path::Path;
@@ -31,6 +40,9 @@ pub struct Caps {
     pub alignment: usize,
     /// Needs the final file size when a file is created (mmap maps the whole file).
     pub needs_file_size: bool,
+    /// Reads may come from the operating system's page cache (false with O_DIRECT, and for
+    /// engines that move no data).
+    pub page_cache: bool,
     /// Engine name as IOR prints it in its `API` column (`POSIX`, `MMAP`, `DUMMY`).
     pub api_name: &'static str,
 }

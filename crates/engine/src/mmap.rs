@@ -8,12 +8,36 @@
 //! mapped it would fault (SIGBUS) on the truncated pages. Callers sharing one file must let a
 //! single rank truncate before the others open with `CreateKeep`.
 
-use crate::{Caps, DirEntry, Engine, EngineFile, FileStat, OpenHints, OpenMode};
+use crate::options::Workload;
+use crate::{Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode};
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
+
+/// The page size msync works in.
+const PAGE: u64 = 4096;
+
+/// msync works on whole pages, so a sync after every transfer (`-Y`) needs page-sized
+/// transfers; say so before any I/O.
+pub fn check(_cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
+    match workload {
+        Workload::Io(shape) if shape.fsync_per_write && shape.transfer_size % PAGE != 0 => {
+            Err(format!(
+                "-Y with -a MMAP needs -t a multiple of the {PAGE}-byte page (msync works on \
+                 whole pages): -t {} is not",
+                shape.transfer_size
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The registry's constructor.
+pub fn make(_cfg: &EngineConfig, _rank: usize) -> Box<dyn Engine> {
+    Box::new(MmapEngine::new())
+}
 
 pub struct MmapEngine;
 
@@ -23,6 +47,7 @@ impl MmapEngine {
         metadata: false,
         alignment: 1,
         needs_file_size: true,
+        page_cache: true,
         api_name: "MMAP",
     };
 

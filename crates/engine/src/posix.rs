@@ -1,9 +1,13 @@
-//! POSIX engine: positional `pread`/`pwrite` on a file descriptor, optionally with O_DIRECT.
+//! POSIX engine (IOR `-a POSIX`): positional `pread`/`pwrite` on a file descriptor, with
+//! O_DIRECT under `--posix.odirect`.
 //!
 //! IOR's POSIX backend does `lseek` + `read`/`write`; positional calls move the same bytes with
 //! one syscall fewer and no shared file offset, so thread ranks can share nothing.
 
-use crate::{Caps, DirEntry, Engine, EngineFile, FileStat, OpenHints, OpenMode};
+use crate::options::{EngineOption, Workload};
+use crate::{
+    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptValue,
+};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt};
@@ -16,6 +20,41 @@ const DIRECT_ALIGN: usize = 4096;
 const FILE_MODE: u32 = 0o664;
 /// Mode of directories (mdtest's DIRMODE is 0775).
 const DIR_MODE: u32 = 0o775;
+
+/// `--posix.odirect`, as stored in [`EngineConfig::options`].
+const ODIRECT: &str = "posix.odirect";
+
+/// The options of `-a POSIX`.
+pub const OPTIONS: &[EngineOption] = &[EngineOption {
+    name: "odirect",
+    default: OptValue::Flag(false),
+    meta: "",
+    help: "open files with O_DIRECT (needs -t and -b multiples of 4096)",
+    ior_keys: &["useO_DIRECT"],
+    metadata: false,
+}];
+
+/// O_DIRECT refuses unaligned transfers with a bare EINVAL in the middle of a run; say so
+/// before any I/O, naming the option at fault.
+pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
+    let Workload::Io(shape) = workload else {
+        return Ok(());
+    };
+    let (t, b, align) = (shape.transfer_size, shape.block_size, DIRECT_ALIGN as u64);
+    if cfg.flag(ODIRECT) && (t % align != 0 || b % align != 0) {
+        let (opt, v) = if t % align != 0 { ("-t", t) } else { ("-b", b) };
+        return Err(format!(
+            "--posix.odirect needs -t and -b multiples of {align} (O_DIRECT needs aligned \
+             buffers, offsets and lengths): {opt} {v} is not"
+        ));
+    }
+    Ok(())
+}
+
+/// The registry's constructor.
+pub fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn Engine> {
+    Box::new(PosixEngine::new(cfg.flag(ODIRECT)))
+}
 
 pub struct PosixEngine {
     odirect: bool,
@@ -35,6 +74,7 @@ impl PosixEngine {
             metadata: true,
             alignment: if odirect { DIRECT_ALIGN } else { 1 },
             needs_file_size: false,
+            page_cache: !odirect,
             api_name: "POSIX",
         }
     }
@@ -309,253 +349,5 @@ impl EngineFile for PosixFile {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::AlignedBuf;
-    use std::os::unix::ffi::OsStrExt;
-
-    fn hints() -> OpenHints {
-        OpenHints::default()
-    }
-
-    #[test]
-    fn round_trip_at_offsets() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
-        let e = PosixEngine::new(false);
-        let mut f = e.open(&p, OpenMode::CreateTruncate, &hints()).unwrap();
-        assert_eq!(f.write_at(b"world", 100).unwrap(), 5);
-        assert_eq!(f.write_at(b"hello", 0).unwrap(), 5);
-        f.sync().unwrap();
-        f.close().unwrap();
-        assert_eq!(e.file_size(&p).unwrap(), 105);
-
-        let mut f = e.open(&p, OpenMode::ReadOnly, &hints()).unwrap();
-        let mut buf = [0u8; 5];
-        assert_eq!(f.read_at(&mut buf, 100).unwrap(), 5);
-        assert_eq!(&buf, b"world");
-        assert_eq!(f.read_at(&mut buf, 0).unwrap(), 5);
-        assert_eq!(&buf, b"hello");
-        // The hole in between reads as zeros.
-        assert_eq!(f.read_at(&mut buf, 50).unwrap(), 5);
-        assert_eq!(buf, [0; 5]);
-        // Read-only files refuse writes.
-        assert!(f.write_at(b"x", 0).is_err());
-        f.close().unwrap();
-    }
-
-    #[test]
-    fn truncate_versus_keep() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
-        let e = PosixEngine::new(false);
-        let mut f = e.open(&p, OpenMode::CreateTruncate, &hints()).unwrap();
-        f.write_at(&[1u8; 1000], 0).unwrap();
-        f.close().unwrap();
-
-        let mut f = e.open(&p, OpenMode::CreateKeep, &hints()).unwrap();
-        f.write_at(&[2u8; 10], 0).unwrap();
-        f.close().unwrap();
-        assert_eq!(e.file_size(&p).unwrap(), 1000);
-        let data = fs::read(&p).unwrap();
-        assert_eq!(&data[..10], &[2u8; 10]);
-        assert_eq!(data[10], 1);
-
-        let f = e.open(&p, OpenMode::CreateTruncate, &hints()).unwrap();
-        f.close().unwrap();
-        assert_eq!(e.file_size(&p).unwrap(), 0);
-        assert!(e
-            .open(&dir.path().join("missing"), OpenMode::ReadOnly, &hints())
-            .is_err());
-    }
-
-    #[test]
-    fn short_read_only_at_eof() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
-        fs::write(&p, vec![9u8; 300]).unwrap();
-        let e = PosixEngine::new(false);
-        let mut f = e.open(&p, OpenMode::ReadOnly, &hints()).unwrap();
-        let mut buf = vec![0u8; 256];
-        assert_eq!(f.read_at(&mut buf, 0).unwrap(), 256);
-        assert_eq!(f.read_at(&mut buf, 256).unwrap(), 44);
-        assert!(buf[..44].iter().all(|&b| b == 9));
-        assert_eq!(f.read_at(&mut buf, 300).unwrap(), 0);
-        assert_eq!(f.read_at(&mut buf, 10_000).unwrap(), 0);
-    }
-
-    #[test]
-    fn odirect_round_trip() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("d");
-        let e = PosixEngine::new(true);
-        assert_eq!(e.caps().alignment, 4096);
-        let mut f = match e.open(&p, OpenMode::CreateTruncate, &hints()) {
-            Err(err) if err.raw_os_error() == Some(libc::EINVAL) => {
-                eprintln!(
-                    "note: {} rejects O_DIRECT; skipping the O_DIRECT round trip",
-                    dir.path().display()
-                );
-                return;
-            }
-            other => other.unwrap(),
-        };
-        let mut buf = e.alloc_buffer(8192);
-        assert_eq!(buf.as_ptr() as usize % 4096, 0);
-        for (i, b) in buf.iter_mut().enumerate() {
-            *b = (i % 251) as u8;
-        }
-        assert_eq!(f.write_at(&buf, 4096).unwrap(), 8192);
-        f.sync().unwrap();
-        f.close().unwrap();
-        assert_eq!(e.file_size(&p).unwrap(), 12288);
-
-        let mut f = e.open(&p, OpenMode::ReadOnly, &hints()).unwrap();
-        let mut back = AlignedBuf::new(8192, 4096);
-        assert_eq!(f.read_at(&mut back, 4096).unwrap(), 8192);
-        assert_eq!(back.as_slice(), buf.as_slice());
-        // Past the end of the file the read is short, not an error.
-        assert_eq!(f.read_at(&mut back, 8192).unwrap(), 4096);
-        f.close().unwrap();
-    }
-
-    #[test]
-    fn odirect_misaligned_is_invalid_input() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("d");
-        let e = PosixEngine::new(true);
-        let mut f = match e.open(&p, OpenMode::CreateTruncate, &hints()) {
-            Err(err) if err.raw_os_error() == Some(libc::EINVAL) => {
-                eprintln!("note: {} rejects O_DIRECT; skipping", dir.path().display());
-                return;
-            }
-            other => other.unwrap(),
-        };
-        let buf = AlignedBuf::new(8192, 4096);
-        // Misaligned address, length and offset are each refused before the syscall.
-        for (slice, off) in [(&buf[1..4097], 0u64), (&buf[..100], 0), (&buf[..4096], 512)] {
-            let err = f.write_at(slice, off).unwrap_err();
-            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
-            assert!(err.to_string().contains("O_DIRECT"), "{err}");
-        }
-        f.close().unwrap();
-        assert_eq!(fs::metadata(&p).unwrap().len(), 0, "nothing was written");
-    }
-
-    #[test]
-    fn metadata_ops() {
-        let dir = tempfile::tempdir().unwrap();
-        let e = PosixEngine::new(false);
-        let d = dir.path().join("sub");
-        e.mkdir(&d).unwrap();
-        assert!(e.mkdir(&d).is_err(), "mkdir of an existing directory fails");
-        let st = e.stat(&d).unwrap();
-        assert!(st.is_dir);
-        assert!(st.ctime_sec > 0);
-
-        let f = d.join("item");
-        e.create_file(&f, b"payload").unwrap();
-        e.create_file(&d.join("empty"), b"").unwrap();
-        e.mkdir(&d.join("child")).unwrap();
-        let st = e.stat(&f).unwrap();
-        assert_eq!((st.size, st.is_dir), (7, false));
-
-        let mut buf = [0u8; 16];
-        assert_eq!(e.read_file(&f, &mut buf).unwrap(), 7);
-        assert_eq!(&buf[..7], b"payload");
-        let mut small = [0u8; 3];
-        assert_eq!(e.read_file(&f, &mut small).unwrap(), 3);
-        assert_eq!(&small, b"pay");
-
-        let mut entries = e.read_dir(&d).unwrap();
-        entries.sort_by(|a, b| a.name.cmp(&b.name));
-        let got: Vec<_> = entries
-            .iter()
-            .map(|x| (x.name.to_str().unwrap(), x.is_dir))
-            .collect();
-        assert_eq!(
-            got,
-            vec![
-                ("child", Some(true)),
-                ("empty", Some(false)),
-                ("item", Some(false))
-            ]
-        );
-
-        assert!(e.rmdir(&d).is_err(), "rmdir of a non-empty directory fails");
-        e.remove(&f).unwrap();
-        e.remove(&d.join("empty")).unwrap();
-        e.rmdir(&d.join("child")).unwrap();
-        assert!(e.stat(&f).is_err());
-        e.rmdir(&d).unwrap();
-        assert_eq!(e.stat(&d).unwrap_err().kind(), io::ErrorKind::NotFound);
-    }
-
-    #[test]
-    fn stat_long_paths_and_nul_bytes() {
-        let dir = tempfile::tempdir().unwrap();
-        let e = PosixEngine::new(false);
-        // Longer than the stack buffer: nested directories of 100-byte names.
-        let mut p = dir.path().to_path_buf();
-        for _ in 0..5 {
-            p.push("d".repeat(100));
-            e.mkdir(&p).unwrap();
-        }
-        let f = p.join("f");
-        e.create_file(&f, b"12345").unwrap();
-        assert!(f.as_os_str().len() > 384);
-        assert_eq!(e.stat(&f).unwrap().size, 5);
-        assert!(e.stat(&p).unwrap().is_dir);
-        assert_eq!(
-            e.stat(&p.join("nope")).unwrap_err().kind(),
-            io::ErrorKind::NotFound
-        );
-        let nul = Path::new(std::ffi::OsStr::from_bytes(b"a\0b"));
-        assert_eq!(e.stat(nul).unwrap_err().kind(), io::ErrorKind::InvalidInput);
-    }
-
-    #[test]
-    fn rename_synced_create_and_sync_all() {
-        let dir = tempfile::tempdir().unwrap();
-        let e = PosixEngine::new(false);
-        let f = dir.path().join("f");
-        e.create_file_synced(&f, b"abc").unwrap();
-        assert_eq!(fs::read(&f).unwrap(), b"abc");
-        // Like mdtest's create: no truncate, so a shorter write keeps the tail.
-        e.create_file_synced(&f, b"x").unwrap();
-        assert_eq!(fs::read(&f).unwrap(), b"xbc");
-        let d = dir.path().join("d");
-        e.mkdir(&d).unwrap();
-        let moved = dir.path().join("d-XX");
-        e.rename(&d, &moved).unwrap();
-        assert!(e.stat(&moved).unwrap().is_dir);
-        assert_eq!(e.stat(&d).unwrap_err().kind(), io::ErrorKind::NotFound);
-        assert_eq!(
-            e.rename(&d, &moved).unwrap_err().kind(),
-            io::ErrorKind::NotFound
-        );
-        e.sync_all().unwrap();
-    }
-
-    #[test]
-    fn lstat_does_not_follow_symlinks() {
-        let dir = tempfile::tempdir().unwrap();
-        let e = PosixEngine::new(false);
-        let target = dir.path().join("target");
-        e.mkdir(&target).unwrap();
-        let link = dir.path().join("link");
-        std::os::unix::fs::symlink("target", &link).unwrap();
-        assert!(e.stat(&link).unwrap().is_dir);
-        let st = e.lstat(&link).unwrap();
-        assert_eq!(
-            (st.size, st.is_dir),
-            (6, false),
-            "the link itself: 6 bytes of target name"
-        );
-        assert!(st.ctime_sec > 0);
-        assert_eq!(
-            e.lstat(&dir.path().join("missing")).unwrap_err().kind(),
-            io::ErrorKind::NotFound
-        );
-    }
-}
+#[path = "posix_tests.rs"]
+mod tests;

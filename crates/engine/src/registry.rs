@@ -1,131 +1,151 @@
-//! The engine table: IOR's `-a` names mapped to constructors, plus the IOR APIs iogauge refuses
-//! with a reason. Adding an engine is one row in [`ENGINES`].
+//! The engine table: the one list of back-end names. [`ENGINES`] maps IOR's `-a` names to the
+//! engines iogauge provides (their options, checks and constructors live in each engine's
+//! file); [`REFUSED_APIS`] lists IOR's other APIs with the reason they are refused. Option
+//! module prefixes (`--posix.`, `--mpiio.`) come from both tables. Adding an engine is one
+//! row in [`ENGINES`].
 
-use crate::{Caps, DummyDelays, DummyEngine, Engine, MmapEngine, PosixEngine};
 use std::fmt;
 
-/// What the plan resolved for the engine: the API and its module options.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EngineConfig {
-    /// Canonical name as in [`EngineInfo::name`], e.g. `"POSIX"`.
-    pub api: String,
-    /// `--posix.odirect`.
-    pub odirect: bool,
-    /// `--dummy.delay-*`.
-    pub dummy: DummyDelays,
-}
+use crate::config::EngineConfig;
+use crate::options::{EngineOption, Workload};
+use crate::{dummy, mmap, posix, Caps, Engine};
 
-impl Default for EngineConfig {
-    /// The default API is the first row of [`ENGINES`] (POSIX), as in IOR.
-    fn default() -> Self {
-        EngineConfig {
-            api: ENGINES[0].name.to_string(),
-            odirect: false,
-            dummy: DummyDelays::default(),
-        }
-    }
-}
+/// An engine's checks of its options against the workload; Err is one line for the user.
+pub type Check = fn(&EngineConfig, &Workload) -> Result<(), String>;
 
 /// One row of the engine table.
 #[derive(Debug)]
 pub struct EngineInfo {
+    /// IOR's `-a` name, as IOR spells it.
     pub name: &'static str,
+    /// Prefix of its options, lower case (`posix` for `--posix.odirect`).
+    pub module: &'static str,
     pub help: &'static str,
     /// Capabilities with default options (e.g. POSIX without O_DIRECT).
     pub caps: Caps,
+    pub options: &'static [EngineOption],
+    /// Checks of the options against the workload, run before any I/O; `None`: nothing to check.
+    check: Option<Check>,
     make: fn(&EngineConfig, usize) -> Box<dyn Engine>,
 }
 
 impl EngineInfo {
+    /// The engine for one rank.
     pub fn make(&self, cfg: &EngineConfig, rank: usize) -> Box<dyn Engine> {
         (self.make)(cfg, rank)
     }
-}
 
-fn make_posix(cfg: &EngineConfig, _rank: usize) -> Box<dyn Engine> {
-    Box::new(PosixEngine::new(cfg.odirect))
-}
+    /// `option`'s full name, as given after `--` and stored in [`EngineConfig::options`].
+    pub fn full_name(&self, option: &EngineOption) -> String {
+        format!("{}.{}", self.module, option.name)
+    }
 
-fn make_mmap(_cfg: &EngineConfig, _rank: usize) -> Box<dyn Engine> {
-    Box::new(MmapEngine::new())
-}
+    /// Its options in short, for messages: `--posix.odirect`, or for several the start their
+    /// names share and `*` (`--dummy.delay-*`); `None` without options.
+    pub fn options_pattern(&self) -> Option<String> {
+        match self.options {
+            [] => None,
+            [one] => Some(format!("--{}", self.full_name(one))),
+            [first, rest @ ..] => {
+                let shared = rest.iter().fold(first.name, |acc, o| {
+                    let same = acc.char_indices().zip(o.name.chars());
+                    let end = same.take_while(|((_, a), b)| a == b).last();
+                    &acc[..end.map_or(0, |((i, c), _)| i + c.len_utf8())]
+                });
+                Some(format!("--{}.{shared}*", self.module))
+            }
+        }
+    }
 
-fn make_dummy(cfg: &EngineConfig, rank: usize) -> Box<dyn Engine> {
-    Box::new(DummyEngine::new(cfg.dummy.clone(), rank))
+    /// This engine, if it runs metadata workloads (mdtest).
+    pub fn for_metadata(&'static self) -> Result<&'static Self, EngineError> {
+        if self.caps.metadata {
+            Ok(self)
+        } else {
+            Err(EngineError::NoMetadata { api: self.name })
+        }
+    }
 }
 
 /// Engines iogauge provides, in IOR's order; the first is the default.
 pub static ENGINES: &[EngineInfo] = &[
     EngineInfo {
         name: "POSIX",
-        help: "pread/pwrite on file descriptors; --posix.odirect adds O_DIRECT",
-        caps: PosixEngine::CAPS,
-        make: make_posix,
+        module: "posix",
+        help: "pread/pwrite and POSIX metadata calls; with ior, --posix.odirect adds O_DIRECT",
+        caps: posix::PosixEngine::CAPS,
+        options: posix::OPTIONS,
+        check: Some(posix::check),
+        make: posix::make,
     },
     EngineInfo {
         name: "MMAP",
+        module: "mmap",
         help: "maps the whole file and copies transfers with memcpy; sync is msync",
-        caps: MmapEngine::CAPS,
-        make: make_mmap,
+        caps: mmap::MmapEngine::CAPS,
+        options: &[],
+        check: Some(mmap::check),
+        make: mmap::make,
     },
     EngineInfo {
         name: "DUMMY",
+        module: "dummy",
         help: "no I/O, optional --dummy.delay-* sleeps; measures the harness itself",
-        caps: DummyEngine::CAPS,
-        make: make_dummy,
+        caps: dummy::DummyEngine::CAPS,
+        options: dummy::OPTIONS,
+        check: None,
+        make: dummy::make,
     },
 ];
 
+/// An IOR API iogauge does not provide.
+#[derive(Debug)]
+pub struct RefusedApi {
+    /// IOR's `-a` name.
+    pub name: &'static str,
+    /// Prefixes of IOR's module options for it, lower case; refused by name when given.
+    pub modules: &'static [&'static str],
+    /// Why it is refused, told to the user.
+    pub reason: &'static str,
+}
+
+const fn no(
+    name: &'static str,
+    modules: &'static [&'static str],
+    reason: &'static str,
+) -> RefusedApi {
+    RefusedApi {
+        name,
+        modules,
+        reason,
+    }
+}
+
 const S3: &str = "S3 object storage is not implemented";
 
-/// IOR APIs iogauge does not provide, each with the reason given to the user.
-pub static REFUSED_APIS: &[(&str, &str)] = &[
-    (
-        "MPIIO",
-        "MPI-IO is not implemented; -a POSIX under mpirun gives the same file layout",
-    ),
-    ("HDF5", "the HDF5 library is not linked"),
-    ("NCMPI", "PnetCDF is not linked"),
-    ("HDFS", "the Hadoop HDFS client is not implemented"),
-    (
-        "DFS",
-        "the DAOS DFS client is not implemented; use -a POSIX on a dfuse mount",
-    ),
-    (
-        "IME",
-        "the DDN IME native client is not implemented; use -a POSIX on the IME mount",
-    ),
-    (
-        "PMDK",
-        "PMDK persistent memory is not implemented; use -a MMAP on a DAX mount",
-    ),
-    ("RADOS", "Ceph RADOS object I/O is not implemented"),
-    (
-        "CEPHFS",
-        "libcephfs is not implemented; use -a POSIX on a CephFS mount",
-    ),
-    (
-        "Gfarm",
-        "the Gfarm native client is not implemented; use -a POSIX on a gfarm2fs mount",
-    ),
-    (
-        "CHFS",
-        "the CHFS ad hoc file system client is not implemented",
-    ),
-    (
-        "FINCHFS",
-        "the FINCHFS ad hoc file system client is not implemented",
-    ),
-    (
-        "LIBNFS",
-        "user-space NFS (libnfs) is not implemented; use -a POSIX on an NFS mount",
-    ),
-    ("S3-libs3", S3),
-    ("S3-4c", S3),
-    ("S3_plus", S3),
-    ("S3_EMC", S3),
-    ("S3-curl", S3),
-    ("AIO", "Linux libaio is not implemented"),
+/// IOR APIs iogauge does not provide, each with the reason given to the user. `S3_plus` and
+/// `S3_EMC` are variants of `S3-4c` and share its options (`s3` is their older prefix).
+#[rustfmt::skip]
+pub static REFUSED_APIS: &[RefusedApi] = &[
+    no("MPIIO", &["mpiio"], "MPI-IO is not implemented; -a POSIX under mpirun gives the same file layout"),
+    no("HDF5", &["hdf5"], "the HDF5 library is not linked"),
+    no("NCMPI", &["ncmpi"], "PnetCDF is not linked"),
+    no("HDFS", &["hdfs"], "the Hadoop HDFS client is not implemented"),
+    no("DFS", &["dfs"], "the DAOS DFS client is not implemented; use -a POSIX on a dfuse mount"),
+    no("IME", &["ime"], "the DDN IME native client is not implemented; use -a POSIX on the IME mount"),
+    no("PMDK", &["pmdk"], "PMDK persistent memory is not implemented; use -a MMAP on a DAX mount"),
+    no("RADOS", &["rados"], "Ceph RADOS object I/O is not implemented"),
+    no("CEPHFS", &["cephfs"], "libcephfs is not implemented; use -a POSIX on a CephFS mount"),
+    no("Gfarm", &["gfarm"], "the Gfarm native client is not implemented; use -a POSIX on a gfarm2fs mount"),
+    no("CHFS", &["chfs"], "the CHFS ad hoc file system client is not implemented"),
+    no("FINCHFS", &["finchfs"], "the FINCHFS ad hoc file system client is not implemented"),
+    no("LIBNFS", &["libnfs"], "user-space NFS (libnfs) is not implemented; use -a POSIX on an NFS mount"),
+    no("S3-libs3", &["s3-libs3"], S3),
+    no("S3-4c", &["s3-4c", "s3"], S3),
+    no("S3_plus", &[], S3),
+    no("S3_EMC", &[], S3),
+    no("S3-curl", &["s3-curl"], S3),
+    no("AIO", &["aio"], "Linux libaio is not implemented"),
 ];
 
 /// Why an `-a` name cannot be used.
@@ -138,6 +158,8 @@ pub enum EngineError {
         api: String,
         suggestion: Option<String>,
     },
+    /// A provided engine without metadata operations, asked for by a metadata workload.
+    NoMetadata { api: &'static str },
 }
 
 impl fmt::Display for EngineError {
@@ -154,6 +176,15 @@ impl fmt::Display for EngineError {
                 }
                 Ok(())
             }
+            EngineError::NoMetadata { api } => {
+                let able: Vec<&str> = metadata_engines().map(|e| e.name).collect();
+                write!(
+                    f,
+                    "-a {api}: the {api} engine has no metadata operations (mdtest refuses it \
+                     too); use {}",
+                    text::join_words(&able, "or")
+                )
+            }
         }
     }
 }
@@ -166,25 +197,18 @@ pub fn lookup(api: &str) -> Result<&'static EngineInfo, EngineError> {
     if let Some(info) = ENGINES.iter().find(|e| e.name.eq_ignore_ascii_case(api)) {
         return Ok(info);
     }
-    if let Some((name, reason)) = REFUSED_APIS
+    if let Some(r) = REFUSED_APIS
         .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(api))
+        .find(|r| r.name.eq_ignore_ascii_case(api))
     {
         return Err(EngineError::Refused {
-            api: name.to_string(),
-            reason: reason.to_string(),
+            api: r.name.to_string(),
+            reason: r.reason.to_string(),
         });
     }
-    let typed = api.to_ascii_uppercase();
-    let suggestion = ENGINES
-        .iter()
-        .map(|e| (edit_distance(&typed, &e.name.to_ascii_uppercase()), e.name))
-        .min()
-        .filter(|&(d, name)| d <= 2 && d < name.len())
-        .map(|(_, name)| name.to_string());
     Err(EngineError::Unknown {
         api: api.to_string(),
-        suggestion,
+        suggestion: text::suggest(api, ENGINES.iter().map(|e| e.name)).map(str::to_string),
     })
 }
 
@@ -193,142 +217,102 @@ pub fn build(cfg: &EngineConfig, rank: usize) -> Result<Box<dyn Engine>, EngineE
     Ok(lookup(&cfg.api)?.make(cfg, rank))
 }
 
-/// Levenshtein distance over chars; names are a few characters, so O(n·m) is nothing.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            let subst = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = subst.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
+/// The engines that run metadata workloads, in table order.
+pub fn metadata_engines() -> impl Iterator<Item = &'static EngineInfo> {
+    ENGINES.iter().filter(|e| e.caps.metadata)
+}
+
+/// Every declared option with its engine, in table order.
+pub fn all_options() -> impl Iterator<Item = (&'static EngineInfo, &'static EngineOption)> {
+    ENGINES
+        .iter()
+        .flat_map(|e| e.options.iter().map(move |o| (e, o)))
+}
+
+/// The option with full name `name` (`posix.odirect`, matched exactly, as IOR's long names).
+pub fn find_option(name: &str) -> Option<(&'static EngineInfo, &'static EngineOption)> {
+    all_options().find(|(e, o)| {
+        let rest = name
+            .strip_prefix(e.module)
+            .and_then(|r| r.strip_prefix('.'));
+        rest == Some(o.name)
+    })
+}
+
+/// The option an IOR `-O` key sets (`useO_DIRECT`), ignoring ASCII case.
+pub fn find_ior_key(key: &str) -> Option<(&'static EngineInfo, &'static EngineOption)> {
+    all_options().find(|(_, o)| o.ior_keys.iter().any(|k| k.eq_ignore_ascii_case(key)))
+}
+
+/// The module of a dotted option name (`posix.rangelocks` -> `posix`), if it is one of IOR's:
+/// a provided engine's or a refused API's.
+pub fn module_of(name: &str) -> Option<&'static str> {
+    let (prefix, _) = name.split_once('.')?;
+    let provided = ENGINES.iter().map(|e| e.module);
+    let refused = REFUSED_APIS.iter().flat_map(|r| r.modules.iter().copied());
+    provided
+        .chain(refused)
+        .find(|m| m.eq_ignore_ascii_case(prefix))
+}
+
+/// Checks `cfg` for `workload` before any I/O: the API is provided (and runs metadata
+/// workloads if asked to), every option is declared, of its kind, belongs to this engine and
+/// suits the workload, and the engine's own checks pass. Err is one line naming the options.
+pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineInfo, String> {
+    let mut info = lookup(&cfg.api).map_err(|e| e.to_string())?;
+    if *workload == Workload::Metadata {
+        info = info.for_metadata().map_err(|e| e.to_string())?;
     }
-    prev[b.len()]
+    for (name, value) in &cfg.options {
+        let Some((_, opt)) = find_option(name) else {
+            return Err(format!("--{name}: no engine has this option"));
+        };
+        if !value.same_kind(opt.default) {
+            let want = if opt.takes_value() {
+                "a number"
+            } else {
+                "a flag"
+            };
+            return Err(format!("--{name}: expected {want}, got {value}"));
+        }
+    }
+    // In table order, the chosen engine's own checks at its place: the first error does not
+    // depend on how the options are stored.
+    for e in ENGINES {
+        for opt in e.options {
+            let name = e.full_name(opt);
+            if cfg.options.get(&name).map_or(true, |v| *v == opt.default) {
+                continue;
+            }
+            if !std::ptr::eq(e, info) {
+                return Err(not_owner(e, opt, info));
+            }
+            if *workload == Workload::Metadata && !opt.metadata {
+                return Err(format!(
+                    "--{name} applies to bandwidth workloads (ior), not to mdtest"
+                ));
+            }
+        }
+        if let Some(check) = e.check.filter(|_| std::ptr::eq(e, info)) {
+            check(cfg, workload)?;
+        }
+    }
+    Ok(info)
+}
+
+/// `--posix.odirect applies to -a POSIX, not -a MMAP`; an engine with several options is
+/// named by its prefix (`--dummy.* options apply to -a DUMMY, ...`).
+fn not_owner(owner: &EngineInfo, opt: &EngineOption, api: &EngineInfo) -> String {
+    let (owner_name, api_name) = (owner.name, api.name);
+    if owner.options.len() == 1 {
+        let name = owner.full_name(opt);
+        format!("--{name} applies to -a {owner_name}, not -a {api_name}")
+    } else {
+        let module = owner.module;
+        format!("--{module}.* options apply to -a {owner_name}, not -a {api_name}")
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn table_order_and_default() {
-        let names: Vec<_> = ENGINES.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["POSIX", "MMAP", "DUMMY"]);
-        assert_eq!(EngineConfig::default().api, "POSIX");
-        for e in ENGINES {
-            assert_eq!(e.caps.api_name, e.name);
-            assert!(!REFUSED_APIS
-                .iter()
-                .any(|(n, _)| n.eq_ignore_ascii_case(e.name)));
-        }
-        assert_eq!(REFUSED_APIS.len(), 19);
-    }
-
-    #[test]
-    fn lookup_ignores_case() {
-        assert_eq!(lookup("posix").unwrap().name, "POSIX");
-        assert_eq!(lookup("MmAp").unwrap().name, "MMAP");
-        assert_eq!(lookup("DUMMY").unwrap().name, "DUMMY");
-    }
-
-    #[test]
-    fn refused_api_message() {
-        let err = lookup("mpiio").unwrap_err();
-        assert!(matches!(&err, EngineError::Refused { api, .. } if api == "MPIIO"));
-        let msg = err.to_string();
-        assert!(
-            msg.starts_with("-a MPIIO is not supported by iogauge: "),
-            "{msg}"
-        );
-        assert!(msg.contains("MPI-IO"), "{msg}");
-        assert!(matches!(
-            lookup("s3-CURL"),
-            Err(EngineError::Refused { .. })
-        ));
-        assert!(matches!(lookup("gfarm"), Err(EngineError::Refused { .. })));
-    }
-
-    #[test]
-    fn unknown_api_suggestion() {
-        let err = lookup("POSXI").unwrap_err();
-        assert_eq!(
-            err,
-            EngineError::Unknown {
-                api: "POSXI".into(),
-                suggestion: Some("POSIX".into())
-            }
-        );
-        assert_eq!(
-            err.to_string(),
-            "-a POSXI: unknown API; known: POSIX, MMAP, DUMMY; did you mean POSIX?"
-        );
-        assert_eq!(
-            lookup("dumy").unwrap_err(),
-            EngineError::Unknown {
-                api: "dumy".into(),
-                suggestion: Some("DUMMY".into())
-            }
-        );
-        let far = lookup("FOO").unwrap_err();
-        assert_eq!(
-            far,
-            EngineError::Unknown {
-                api: "FOO".into(),
-                suggestion: None
-            }
-        );
-        assert_eq!(
-            far.to_string(),
-            "-a FOO: unknown API; known: POSIX, MMAP, DUMMY"
-        );
-        assert!(matches!(lookup(""), Err(EngineError::Unknown { .. })));
-    }
-
-    #[test]
-    fn edit_distances() {
-        assert_eq!(edit_distance("POSXI", "POSIX"), 2);
-        assert_eq!(edit_distance("", "MMAP"), 4);
-        assert_eq!(edit_distance("MAP", "MMAP"), 1);
-        assert_eq!(edit_distance("DUMMY", "DUMMY"), 0);
-    }
-
-    #[test]
-    fn build_passes_options() {
-        let cfg = EngineConfig {
-            odirect: true,
-            ..EngineConfig::default()
-        };
-        let e = build(&cfg, 3).unwrap();
-        assert_eq!(e.caps().alignment, 4096);
-        assert_eq!(e.caps().api_name, "POSIX");
-        let cfg = EngineConfig {
-            api: "dummy".into(),
-            ..EngineConfig::default()
-        };
-        assert!(!build(&cfg, 0).unwrap().caps().does_io);
-        assert!(
-            build(
-                &EngineConfig {
-                    api: "MMAP".into(),
-                    ..cfg.clone()
-                },
-                0
-            )
-            .unwrap()
-            .caps()
-            .needs_file_size
-        );
-        assert!(matches!(
-            build(
-                &EngineConfig {
-                    api: "HDF5".into(),
-                    ..cfg
-                },
-                0
-            ),
-            Err(EngineError::Refused { .. })
-        ));
-    }
-}
+#[path = "registry_tests.rs"]
+mod tests;

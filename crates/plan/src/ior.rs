@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use engine::EngineConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -31,23 +32,13 @@ pub enum SummaryFormat {
     Csv,
 }
 
-/// Delays of the dummy engine, microseconds (`--dummy.delay-*`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct DummyOptions {
-    pub delay_create_us: u64,
-    pub delay_close_us: u64,
-    pub delay_sync_us: u64,
-    pub delay_xfer_us: u64,
-    pub delay_only_rank0: bool,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// Missing fields take their defaults, so older and abridged documents still read.
+#[serde(default)]
 pub struct IorParams {
-    /// `-a`: canonical engine name (`POSIX`, `MMAP`, `DUMMY`).
-    pub api: String,
-    /// `--posix.odirect` (also `-O useO_DIRECT=1`).
-    pub odirect: bool,
-    pub dummy: DummyOptions,
+    /// `-a` (canonical engine name) and the engine's options (`--posix.odirect`,
+    /// `-O useO_DIRECT=1`, `--dummy.delay-*`).
+    pub engine: EngineConfig,
     /// `-A`
     pub ref_num: i64,
     /// `-b`
@@ -126,9 +117,7 @@ pub struct IorParams {
 impl Default for IorParams {
     fn default() -> Self {
         IorParams {
-            api: "POSIX".to_string(),
-            odirect: false,
-            dummy: DummyOptions::default(),
+            engine: EngineConfig::default(),
             ref_num: 0,
             block_size: 1 << 20,
             transfer_size: 256 << 10,

@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
+use engine::EngineConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::ior::{DataPacket, DummyOptions};
+use crate::ior::DataPacket;
 
 /// Which phases run (mdtest's `-C -T -E -r -U`; none given = all five).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -26,10 +27,12 @@ impl Phases {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// Missing fields take their defaults, so older and abridged documents still read.
+#[serde(default)]
 pub struct MdtestParams {
-    /// `-a`: canonical engine name (`POSIX`, `DUMMY`).
-    pub api: String,
-    pub dummy: DummyOptions,
+    /// `-a` (canonical engine name: `POSIX`, `DUMMY`) and the engine's options
+    /// (`--dummy.delay-create`, ...).
+    pub engine: EngineConfig,
     /// `-d`: one directory, or several separated by `@` (needs `-u`).
     pub dirs: Vec<PathBuf>,
     /// `-n`: items per task.
@@ -92,8 +95,7 @@ pub struct MdtestParams {
 impl Default for MdtestParams {
     fn default() -> Self {
         MdtestParams {
-            api: "POSIX".to_string(),
-            dummy: DummyOptions::default(),
+            engine: EngineConfig::default(),
             dirs: vec![PathBuf::from("./out")],
             items: 0,
             items_per_dir: 0,

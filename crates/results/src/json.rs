@@ -1,9 +1,45 @@
-//! JSON sink: pretty, written atomically so a crash never leaves half a result file.
+//! The result document as JSON: pretty, written atomically so a crash never leaves half a
+//! result file; and the sink that keeps it on disk while a run goes.
 
 use crate::model::{RunResult, SCHEMA_VERSION};
+use crate::sink::{Event, Sink};
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Writes the document to every path when the run starts, after every phase and at the end,
+/// so a failed or interrupted run keeps the phases that finished. A path that cannot be
+/// written is reported once on stderr and dropped.
+pub struct JsonFiles {
+    paths: Vec<PathBuf>,
+}
+
+impl JsonFiles {
+    pub fn new(paths: Vec<PathBuf>) -> JsonFiles {
+        JsonFiles { paths }
+    }
+
+    fn save(&mut self, doc: &RunResult) {
+        self.paths.retain(|path| match write_json(path, doc) {
+            Ok(()) => true,
+            Err(e) => {
+                eprintln!("iogauge: warning: cannot write {}: {e}", path.display());
+                false
+            }
+        });
+    }
+}
+
+impl Sink for JsonFiles {
+    fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::RunStart(doc) => self.save(doc),
+            Event::PhaseEnd(p) => self.save(p.run),
+            Event::RunEnd(r) => self.save(r.run),
+            _ => {}
+        }
+    }
+}
 
 /// The result as pretty-printed JSON.
 pub fn to_json_string(r: &RunResult) -> String {
@@ -71,16 +107,19 @@ mod tests {
     use measure::{IntervalSeries, LatencyHistogram};
 
     fn sample() -> RunResult {
-        let mut r = RunResult::new("ior", vec!["ior".into(), "-b".into(), "1m".into()], "0.1.0");
+        let mut r = RunResult::new(
+            crate::Parameters::Ior(plan::ior::IorParams::default()),
+            vec!["ior".into(), "-b".into(), "1m".into()],
+            "0.1.0",
+        );
         r.environment = crate::environment::capture(Some(Path::new("/tmp")));
-        r.parameters = serde_json::json!({"block_size": 1048576, "api": "POSIX"});
         let mut h = LatencyHistogram::new();
         let mut s = IntervalSeries::new(1_000_000_000, 0);
         for i in 1..=100u64 {
             h.record(i * 1000);
             s.record(i * 20_000_000, 4096);
         }
-        let mut p = PhaseResult::new("write", 0);
+        let mut p = PhaseResult::new(crate::Operation::Write, 0);
         p.bytes = 409_600;
         p.ops = 100;
         p.times = PhaseTimes {
@@ -117,7 +156,7 @@ mod tests {
         });
         r.phases.push(p);
         r.summary.push(OperationSummary {
-            operation: "write".into(),
+            operation: crate::Operation::Write,
             bw_mib_s: MinMaxMean::population(&[0.195, 0.2]),
             ops_per_s: MinMaxMean::population(&[50.0, 49.9]),
             mean_time_s: 2.003,
@@ -152,7 +191,7 @@ mod tests {
         let text = to_json_string(&r);
         assert_eq!(from_json_str(&text).unwrap(), r);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(v["schema_version"], 1);
+        assert_eq!(v["schema_version"], SCHEMA_VERSION);
         assert!(v["summary"][0].get("stonewall_mib_s").is_none());
         assert_eq!(v["phases"][0]["latency"]["count"], 100);
     }
@@ -162,7 +201,7 @@ mod tests {
         assert!(from_json_str("{").unwrap_err().contains("not valid JSON"));
         assert!(from_json_str("{}").unwrap_err().contains("schema_version"));
         let newer = to_json_string(&sample()).replacen(
-            "\"schema_version\": 1",
+            &format!("\"schema_version\": {SCHEMA_VERSION}"),
             "\"schema_version\": 99",
             1,
         );

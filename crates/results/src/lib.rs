@@ -1,20 +1,33 @@
-//! The iogauge result model: one serde schema (see `docs/results-schema.md`) that serves JSON
-//! files now and the store and reports later, plus capture of the host and file-system facts
-//! every result carries.
+//! The iogauge result model: one serde schema (see `docs/results.md`) that serves JSON files,
+//! the store and reports; the typed measurements of each workload (`ior`, `mdtest`, `find`,
+//! `io500`) and their form in the document; and capture of the host and file-system facts every
+//! result carries.
 
 mod environment;
+pub mod find;
 mod fstype;
+mod hub;
+pub mod io500;
+pub mod ior;
 mod json;
+pub mod mdtest;
 mod model;
 mod mountinfo;
+mod operation;
+mod params;
+pub mod sink;
 mod time;
 
 pub use environment::{capture, fs_info, Environment, FsInfo};
-pub use json::{from_json_str, read_json, to_json_string, write_json};
+pub use hub::{Hub, SharedHub};
+pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};
 pub use measure::{HistogramSummary, SeriesSummary};
 pub use model::{
     mib_per_s, per_s, ErrorLocation, MinMaxMean, OperationSummary, PhaseResult, PhaseTimes,
     RankTimes, Ranks, RunResult, Stonewall, Tool, Verification, SCHEMA_VERSION,
 };
 pub use mountinfo::MountEntry;
+pub use operation::Operation;
+pub use params::{FindParameters, MdtestParameters, MdtestResolved, Parameters};
+pub use sink::{Detail, Event, Fanout, Notice, Sink};
 pub use time::{compact_utc, now_rfc3339, rfc3339_utc};

@@ -2,13 +2,16 @@
 //! in `docs/results-schema.md`; bump [`SCHEMA_VERSION`] on any incompatible change.
 
 use crate::environment::{self, Environment};
+use crate::io500::Io500Result;
+use crate::params::Parameters;
 use crate::time::{compact_utc, now_rfc3339, rfc3339_utc};
+use crate::Operation;
 use measure::{HistogramSummary, SeriesSummary, Stats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::SystemTime;
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 const MIB: f64 = 1_048_576.0;
 
 /// One run of one workload.
@@ -17,8 +20,6 @@ pub struct RunResult {
     pub schema_version: u32,
     pub tool: Tool,
     pub run_id: String,
-    /// "ior", "mdtest", "find", "io500", ...
-    pub workload: String,
     pub command_line: Vec<String>,
     /// RFC 3339 UTC.
     pub started: String,
@@ -26,13 +27,17 @@ pub struct RunResult {
     pub finished: String,
     pub environment: Environment,
     pub ranks: Ranks,
-    /// The resolved workload parameters.
-    pub parameters: serde_json::Value,
+    /// `"workload"` (`"ior"`, `"mdtest"`, `"find"`, `"io500"`) and its resolved `"parameters"`.
+    #[serde(flatten)]
+    pub parameters: Parameters,
     pub phases: Vec<PhaseResult>,
     pub summary: Vec<OperationSummary>,
     pub warnings: Vec<String>,
     pub verification_errors: u64,
     pub exit_code: i32,
+    /// The IO500's scores and validity (workload io500 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io500: Option<Io500Result>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -67,8 +72,10 @@ impl Default for Ranks {
 /// One phase (operation) of one iteration, aggregated over all ranks.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct PhaseResult {
-    /// "write", "read", "remove", "create", "stat", ...
-    pub operation: String,
+    pub operation: Operation,
+    /// The IO500 phase this is (`ior-easy-write`, ...), in an IO500 run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io500_phase: Option<String>,
     pub iteration: u32,
     /// Bytes actually moved by all ranks.
     pub bytes: u64,
@@ -150,7 +157,7 @@ pub struct ErrorLocation {
 /// One operation across iterations (IOR's "Summary of all tests").
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct OperationSummary {
-    pub operation: String,
+    pub operation: Operation,
     pub bw_mib_s: MinMaxMean,
     pub ops_per_s: MinMaxMean,
     pub mean_time_s: f64,
@@ -208,9 +215,10 @@ pub fn per_s(amount: f64, seconds: f64) -> f64 {
 
 impl PhaseResult {
     /// A phase with no data yet; the workload fills it in.
-    pub fn new(operation: &str, iteration: u32) -> Self {
+    pub fn new(operation: Operation, iteration: u32) -> Self {
         PhaseResult {
-            operation: operation.to_string(),
+            operation,
+            io500_phase: None,
             iteration,
             bytes: 0,
             ops: 0,
@@ -231,8 +239,9 @@ impl PhaseResult {
 impl RunResult {
     /// A run that starts now: tool, run id, start time and host facts filled in, nothing
     /// measured yet. `version` is the binary's version, which this crate cannot see.
-    pub fn new(workload: &str, command_line: Vec<String>, version: &str) -> Self {
+    pub fn new(parameters: Parameters, command_line: Vec<String>, version: &str) -> Self {
         let now = SystemTime::now();
+        let workload = parameters.workload();
         RunResult {
             schema_version: SCHEMA_VERSION,
             tool: Tool {
@@ -240,19 +249,24 @@ impl RunResult {
                 version: version.to_string(),
             },
             run_id: format!("{workload}-{}-{}", compact_utc(now), std::process::id()),
-            workload: workload.to_string(),
             command_line,
             started: rfc3339_utc(now),
             finished: String::new(),
             environment: environment::capture(None),
             ranks: Ranks::default(),
-            parameters: serde_json::Value::Object(Default::default()),
+            parameters,
             phases: Vec::new(),
             summary: Vec::new(),
             warnings: Vec::new(),
             verification_errors: 0,
             exit_code: 0,
+            io500: None,
         }
+    }
+
+    /// The workload's name (`"ior"`, ...).
+    pub fn workload(&self) -> &'static str {
+        self.parameters.workload()
     }
 
     /// Stamps the end time and exit code.
@@ -266,9 +280,13 @@ impl RunResult {
 mod tests {
     use super::*;
 
+    fn ior_params() -> Parameters {
+        Parameters::Ior(plan::ior::IorParams::default())
+    }
+
     #[test]
     fn new_fills_identity() {
-        let r = RunResult::new("ior", vec!["ior".into(), "-w".into()], "0.1.0");
+        let r = RunResult::new(ior_params(), vec!["ior".into(), "-w".into()], "0.1.0");
         assert_eq!(r.schema_version, SCHEMA_VERSION);
         assert_eq!(r.tool.name, "iogauge");
         assert_eq!(r.tool.version, "0.1.0");
@@ -285,7 +303,7 @@ mod tests {
 
     #[test]
     fn finish_stamps_time() {
-        let mut r = RunResult::new("mdtest", vec![], "x");
+        let mut r = RunResult::new(ior_params(), vec![], "x");
         r.finish(1);
         assert_eq!(r.exit_code, 1);
         assert!(r.finished >= r.started);
@@ -311,7 +329,7 @@ mod tests {
 
     #[test]
     fn optional_fields_are_omitted() {
-        let v = serde_json::to_value(PhaseResult::new("write", 0)).unwrap();
+        let v = serde_json::to_value(PhaseResult::new(Operation::Write, 0)).unwrap();
         assert!(v.get("stonewall").is_none() && v.get("verification").is_none());
         assert_eq!(v["latency"]["unit"], "ns");
     }

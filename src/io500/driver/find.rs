@@ -15,7 +15,6 @@ use workload::io500::measured::{parse_matched, Measured};
 use super::{first_failure, Ran};
 use crate::find::cli::{self, FindCommand};
 use crate::find::pool::{self, Walk};
-use crate::find::result;
 use crate::world::RankSetup;
 
 /// Parses the argv (no I/O).
@@ -62,7 +61,7 @@ pub fn run(args: &[String], setup: &RankSetup, txt: &Path, csv: &Path) -> Result
             examined: o.total.examined,
             runtime_s: o.runtime_s(),
         },
-        phase: result::phase(&o),
+        phase: results::find::phase_result(&o),
         verification_errors: 0,
     })
 }
@@ -144,7 +143,7 @@ pub fn script(command: &str) -> Result<Ran, String> {
         .wait()
         .map_err(|e| format!("find command \"{command}\": {e}"))?;
     let runtime_s = start.elapsed().as_secs_f64();
-    let mut phase = results::PhaseResult::new("find", 0);
+    let mut phase = results::PhaseResult::new(results::Operation::Find, 0);
     phase.times.total_s = runtime_s;
     phase.times.xfer_s = runtime_s;
     if let Some((found, total)) = parse_matched(&last) {

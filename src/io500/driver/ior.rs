@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 
-use engine::{DummyDelays, EngineConfig};
 use exec::CommError;
 use workload::io500::measured::{IorWall, Measured};
 use workload::ior::{self, validate::validate, Ctx, Event, IorError, PhaseOutcome};
@@ -23,7 +22,7 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub fn check(args: &[String], ranks: usize) -> Result<IorCommand, String> {
     let cmd = cli::parse(args).map_err(|e| e.to_string())?;
     validate(&cmd.params, ranks).map_err(|e| format!("ior: {e}"))?;
-    engine::lookup(&cmd.params.api).map_err(|e| format!("ior: {e}"))?;
+    engine::lookup(&cmd.params.engine.api).map_err(|e| format!("ior: {e}"))?;
     Ok(cmd)
 }
 
@@ -31,7 +30,7 @@ pub fn check(args: &[String], ranks: usize) -> Result<IorCommand, String> {
 pub fn preflight(args: &[String], ranks: usize) -> Result<Vec<String>, String> {
     let cmd = check(args, ranks)?;
     let p = &cmd.params;
-    let info = engine::lookup(&p.api).map_err(|e| format!("ior: {e}"))?;
+    let info = engine::lookup(&p.engine.api).map_err(|e| format!("ior: {e}"))?;
     let pre = ior::preflight::preflight(p, ranks as u64, false, info.caps.does_io)
         .map_err(|e| format!("ior: {e}"))?;
     Ok(pre.warnings)
@@ -51,7 +50,7 @@ pub fn run(
     let cmd = check(args, setup.ranks())?;
     let p = &cmd.params;
     let tasks = setup.ranks();
-    let info = engine::lookup(&p.api).map_err(|e| format!("ior: {e}"))?;
+    let info = engine::lookup(&p.engine.api).map_err(|e| format!("ior: {e}"))?;
     let mut warnings = cmd.warnings.clone();
     let root = crate::world::is_root();
     if root {
@@ -89,19 +88,8 @@ pub fn run(
         printer,
         outcomes: Vec::new(),
     });
-    let cfg = EngineConfig {
-        api: info.name.to_string(),
-        odirect: p.odirect,
-        dummy: DummyDelays {
-            create_us: p.dummy.delay_create_us,
-            close_us: p.dummy.delay_close_us,
-            sync_us: p.dummy.delay_sync_us,
-            xfer_us: p.dummy.delay_xfer_us,
-            only_rank0: p.dummy.delay_only_rank0,
-        },
-    };
     let ranks = crate::world::run(setup, |comm| {
-        let engine = info.make(&cfg, comm.rank());
+        let engine = info.make(&p.engine, comm.rank());
         let ctx = Ctx::new(p, comm, engine.as_ref(), INTERVAL_NS);
         let mut on = |ev: Event| {
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use engine::{DummyDelays, EngineConfig};
 use exec::CommError;
 use workload::io500::measured::{MdWall, Measured};
 use workload::io500::phases::{How, MdStep, Phase};
@@ -23,14 +22,14 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub fn check(args: &[String], ranks: usize) -> Result<(MdtestCommand, Shape, Vec<String>), String> {
     let cmd = cli::parse(args).map_err(|e| e.to_string())?;
     let (shape, warnings) = validate(&cmd.params, ranks).map_err(|e| format!("mdtest: {e}"))?;
-    engine::lookup(&cmd.params.api).map_err(|e| format!("mdtest: {e}"))?;
+    engine::lookup(&cmd.params.engine.api).map_err(|e| format!("mdtest: {e}"))?;
     Ok((cmd, shape, warnings))
 }
 
 /// The checks against the file system (`iogauge mdtest`'s preflight).
 pub fn preflight(args: &[String], ranks: usize) -> Result<mdtest::preflight::Preflight, String> {
     let (cmd, shape, _) = check(args, ranks)?;
-    let info = engine::lookup(&cmd.params.api).map_err(|e| format!("mdtest: {e}"))?;
+    let info = engine::lookup(&cmd.params.engine.api).map_err(|e| format!("mdtest: {e}"))?;
     mdtest::preflight::preflight(&cmd.params, &shape, info.caps.does_io)
         .map_err(|e| format!("mdtest: {e}"))
 }
@@ -54,7 +53,7 @@ pub fn run(phase: &Phase, args: &[String], setup: &RankSetup, txt: &Path) -> Res
     let tasks = setup.ranks();
     let (cmd, shape, mut warnings) = check(args, tasks)?;
     let p = &cmd.params;
-    let info = engine::lookup(&p.api).map_err(|e| format!("mdtest: {e}"))?;
+    let info = engine::lookup(&p.engine.api).map_err(|e| format!("mdtest: {e}"))?;
     // Rank 0 checked the file system before announcing the phase; another rank that sees it
     // differently must still take part (what it read is replaced by rank 0's in the run).
     let pre = if crate::world::is_root() {
@@ -100,20 +99,9 @@ pub fn run(phase: &Phase, args: &[String], setup: &RankSetup, txt: &Path) -> Res
         printer,
         outcomes: Vec::new(),
     });
-    let cfg = EngineConfig {
-        api: info.name.to_string(),
-        odirect: false,
-        dummy: DummyDelays {
-            create_us: p.dummy.delay_create_us,
-            close_us: 0,
-            sync_us: p.dummy.delay_sync_us,
-            xfer_us: 0,
-            only_rank0: p.dummy.delay_only_rank0,
-        },
-    };
     let status_items = pre.status_items;
     let ranks = crate::world::run(setup, |comm| {
-        let engine = info.make(&cfg, comm.rank());
+        let engine = info.make(&p.engine, comm.rank());
         let status_items = crate::world::rank0_value(comm, status_items)?;
         let ctx = Ctx::new(p, shape, comm, engine.as_ref(), INTERVAL_NS, status_items);
         let mut on = |ev: Event| {

@@ -10,6 +10,7 @@ mod mdtest;
 
 use std::path::PathBuf;
 
+use results::io500::{Io500Phase, ScoreUnit};
 use results::{PhaseResult, RunResult};
 use workload::io500::argv::{Built, Command};
 use workload::io500::measured::Measured;
@@ -138,48 +139,33 @@ impl Driver for Io500Driver {
     }
 
     fn done(&mut self, r: &Record) {
-        let mut p = self
-            .pending
-            .take()
-            .unwrap_or_else(|| PhaseResult::new(r.phase.name, 0));
-        p.operation = r.phase.name.to_string();
-        if p.times.total_s == 0.0 {
-            p.times.total_s = r.runtime_s;
+        if let Some(mut p) = self.pending.take() {
+            p.io500_phase = Some(r.phase.name.to_string());
+            p.warnings
+                .extend(r.invalid.iter().map(|w| format!("INVALID: {w}")));
+            p.warnings.extend(r.warnings.iter().cloned());
+            self.doc.phases.push(p);
         }
-        p.warnings
-            .extend(r.invalid.iter().map(|w| format!("INVALID: {w}")));
-        p.warnings.extend(r.warnings.iter().cloned());
-        if let Some(e) = &r.error {
-            p.warnings.push(format!("failed: {e}"));
-        }
-        self.doc.phases.push(p);
-        score_entry(&mut self.doc, r);
+        let unit = if r.phase.unit() == ScoreUnit::GibPerS.label() {
+            ScoreUnit::GibPerS
+        } else {
+            ScoreUnit::Kiops
+        };
+        let io500 = self.doc.io500.get_or_insert_with(Default::default);
+        io500.phases.push(Io500Phase {
+            phase: r.phase.name.to_string(),
+            score: r.score,
+            unit,
+            time_s: r.runtime_s,
+            valid: r.valid,
+            invalid: r.invalid.clone(),
+            ran: r.ran,
+            error: r.error.clone(),
+        });
         self.save();
         // Under MPI a failure of rank 0 leaves the other ranks inside the phase: end the job
         // now that the phase is on record (result.txt and the document keep what ran).
         crate::world::abort_if_root_failed(1);
-    }
-}
-
-/// The IO500 figures of a phase, kept in `parameters.score.phases` (the result model has no
-/// IO500 fields; docs/io500.md describes these keys).
-fn score_entry(doc: &mut RunResult, r: &Record) {
-    let entry = serde_json::json!({
-        "phase": r.phase.name,
-        "score": r.score,
-        "unit": r.phase.unit(),
-        "time_s": r.runtime_s,
-        "valid": r.valid,
-        "invalid": r.invalid,
-        "ran": r.ran,
-    });
-    if let Some(obj) = doc.parameters.as_object_mut() {
-        let score = obj
-            .entry("score")
-            .or_insert_with(|| serde_json::json!({ "phases": [] }));
-        if let Some(list) = score.get_mut("phases").and_then(|v| v.as_array_mut()) {
-            list.push(entry);
-        }
     }
 }
 

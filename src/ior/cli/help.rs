@@ -1,8 +1,10 @@
-//! `iogauge ior --help`, generated from the option table.
+//! `iogauge ior --help`, generated from the option table and the engines' declarations.
 
 use std::fmt::Write;
 
-use super::options::{self, Arg, OptSpec, Origin, GROUPS, OPTIONS, REFUSED};
+use engine::{EngineInfo, EngineOption, OptValue};
+
+use super::options::{self, Arg, Group, OptSpec, Origin, Target, GROUPS, OPTIONS, REFUSED};
 
 const WIDTH: usize = 100;
 const COLUMN: usize = 36;
@@ -100,6 +102,12 @@ fn wrapped(out: &mut String, head: &str, indent: usize, text: &str) {
     out.push('\n');
 }
 
+/// The engines `-a` takes, in prose: `POSIX, MMAP or DUMMY`.
+fn engine_names() -> String {
+    let names: Vec<&str> = engine::ENGINES.iter().map(|e| e.name).collect();
+    text::join_words(&names, "or")
+}
+
 fn option_line(out: &mut String, o: &OptSpec) {
     let mark = match o.origin {
         Origin::Ior => "[IOR]",
@@ -111,12 +119,49 @@ fn option_line(out: &mut String, o: &OptSpec) {
     } else {
         format!(" (default {})", o.default)
     };
+    let help = o.help.replace("{engines}", &engine_names());
     wrapped(
         out,
         &format!("  {}", names(o)),
         COLUMN,
-        &format!("{}{default} {mark}", o.help),
+        &format!("{help}{default} {mark}"),
     );
+}
+
+/// An engine's option, as IOR's module options: `--posix.odirect`, `--dummy.delay-xfer USEC`.
+fn engine_line(out: &mut String, e: &EngineInfo, o: &EngineOption) {
+    let mut head = format!("      --{}", e.full_name(o));
+    let mut default = String::new();
+    if let OptValue::Number(n) = o.default {
+        let _ = write!(head, " {}", o.meta);
+        default = format!(" (default {n})");
+    }
+    wrapped(
+        out,
+        &head,
+        COLUMN,
+        &format!("{}: {}{default} [IOR]", e.name, o.help),
+    );
+}
+
+/// How module options go into `-O`, and the engines' `-O` aliases.
+fn module_note() -> String {
+    let mut note = String::from("Module options keep their dashes");
+    let first_flag = engine::all_options().find(|(_, o)| !o.takes_value());
+    if let Some((e, o)) = first_flag {
+        let _ = write!(note, ": -O --{}=1", e.full_name(o));
+    }
+    note.push('.');
+    let mut aliases: Vec<String> = engine::all_options()
+        .flat_map(|(e, o)| {
+            let name = e.full_name(o);
+            o.ior_keys
+                .iter()
+                .map(move |k| format!("{k} is an alias of --{name}"))
+        })
+        .collect();
+    aliases.push("reorderTasksConstant of reorderTasks.".to_string());
+    format!("{note} {}", aliases.join("; "))
 }
 
 /// The full `iogauge ior --help` text.
@@ -129,22 +174,29 @@ pub fn help_text() -> String {
         for o in OPTIONS.iter().filter(|o| o.group == group) {
             option_line(&mut out, o);
         }
+        if group == Group::Backend {
+            // After -a: what each engine does, then the engines' options.
+            for e in engine::ENGINES {
+                wrapped(&mut out, &format!("        -a {}", e.name), COLUMN, e.help);
+            }
+            for (e, o) in engine::all_options() {
+                engine_line(&mut out, e, o);
+            }
+        }
     }
     out.push_str(
         "\n-O keys (case-insensitive; several per -O separated by commas; -O may repeat):\n",
     );
-    let keys: Vec<&str> = OPTIONS
-        .iter()
-        .flat_map(|o| o.keys.iter().copied())
-        .collect();
+    let mut keys: Vec<&str> = Vec::new();
+    for o in OPTIONS {
+        keys.extend(o.keys);
+        // The engines' keys follow -a, where their options are listed.
+        if o.target == Target::Api {
+            keys.extend(engine::all_options().flat_map(|(_, e)| e.ior_keys.iter().copied()));
+        }
+    }
     wrapped(&mut out, "", 2, &keys.join(" "));
-    wrapped(
-        &mut out,
-        "",
-        2,
-        "Module options keep their dashes: -O --posix.odirect=1. useO_DIRECT is an alias of \
-         --posix.odirect; reorderTasksConstant of reorderTasks.",
-    );
+    wrapped(&mut out, "", 2, &module_note());
     out.push_str("\nIOR options refused by iogauge (named in the error, never ignored):\n");
     for r in REFUSED {
         wrapped(
@@ -191,6 +243,15 @@ mod tests {
                 assert!(h.contains(k), "-O key {k} missing");
             }
         }
+        for (e, o) in engine::all_options() {
+            assert!(h.contains(&format!("--{}", e.full_name(o))), "{}", o.name);
+            for k in o.ior_keys {
+                assert!(h.contains(k), "-O key {k} missing");
+            }
+        }
+        let flat = h.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("I/O back end: POSIX, MMAP or DUMMY (case-insensitive)"));
+        assert!(flat.contains("useO_DIRECT is an alias of --posix.odirect;"));
         for r in REFUSED {
             assert!(h.contains(&options::display_refused(r)));
         }

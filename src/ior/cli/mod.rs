@@ -121,15 +121,15 @@ mod tests {
             |c| c.params.stonewall_wear_out && path(&c.params.stonewall_status_file, "/tmp/sw")),
         ("-O summaryFormat=JSON", |c| c.params.summary_format == Sf::Json),
         ("-O summaryformat=csv", |c| c.params.summary_format == Sf::Csv),
-        ("-O --posix.odirect=1", |c| c.params.odirect),
-        ("-O useO_DIRECT=1", |c| c.params.odirect),
-        ("--posix.odirect", |c| c.params.odirect),
+        ("-O --posix.odirect=1", |c| c.params.engine.flag("posix.odirect")),
+        ("-O useO_DIRECT=1", |c| c.params.engine.flag("posix.odirect")),
+        ("--posix.odirect", |c| c.params.engine.flag("posix.odirect")),
         ("-O reorderTasksConstant=1", |c| c.params.reorder_tasks),
         ("-O stoneWallingWearOutIterations=12", |c| c.params.stonewall_wear_out_iterations == 12),
         ("-O deadlineForStonewalling=5", |c| c.params.deadline_for_stonewalling_s == 5),
         ("-O maxTimeDuration=2", |c| c.params.max_time_duration_min == 2),
         ("-O numTasks=3", |c| c.tasks == Some(3)),
-        ("-O api=mmap", |c| c.params.api == "MMAP"),
+        ("-O api=mmap", |c| c.params.engine.api == "MMAP"),
         ("-O summaryFile=/tmp/s.txt", |c| path(&c.params.summary_file, "/tmp/s.txt")),
         ("-O saveRankPerformanceDetailsCSV=r.csv", |c| path(&c.params.rank_details_csv, "r.csv")),
         ("-O testFile=/a/b,keepFile=1", |c| c.params.test_file == "/a/b" && c.params.keep_file),
@@ -147,9 +147,9 @@ mod tests {
         ("-l random", |c| c.params.data_packet == Dp::Incompressible),
         ("--dataPacketType=i", |c| c.params.data_packet == Dp::Incompressible),
         ("-t 1m", |c| c.params.data_packet == Dp::Incompressible),
-        ("-a posix", |c| c.params.api == "POSIX"),
+        ("-a posix", |c| c.params.engine.api == "POSIX"),
         ("-a dummy --dummy.delay-xfer=10 --dummy.delay-only-rank0",
-            |c| c.params.dummy.delay_xfer_us == 10 && c.params.dummy.delay_only_rank0),
+            |c| c.params.engine.number("dummy.delay-xfer") == 10 && c.params.engine.flag("dummy.delay-only-rank0")),
         ("--tasks 4 --fake-nodes 2 --fake-placement round-robin",
             |c| c.tasks == Some(4) && c.fake_nodes == Some(2) && c.round_robin),
         ("--json /tmp/r.json --overwrite", |c| path(&c.json, "/tmp/r.json") && c.overwrite),
@@ -202,12 +202,12 @@ mod tests {
     #[test]
     fn odirect_mmap() {
         let c = ok("-N 2 -a POSIX --posix.odirect -t 16m -b 256m -i 3 -e -F -o /tmp/z/out.dat");
-        assert!(c.params.odirect && c.params.file_per_proc && c.params.fsync);
+        assert!(c.params.engine.flag("posix.odirect") && c.params.file_per_proc && c.params.fsync);
         assert_eq!(c.params.repetitions, 3);
         assert!(c.params.write_file && c.params.read_file, "no -w/-r: both");
         let c = ok("-N 2 -a MMAP -t 4m -b 64m -F -w -r -o /dev/shm/m/f");
         assert_eq!(
-            (c.params.api.as_str(), c.params.block_size),
+            (c.params.engine.api.as_str(), c.params.block_size),
             ("MMAP", 64 << 20)
         );
     }

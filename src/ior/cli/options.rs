@@ -1,6 +1,8 @@
 //! The `iogauge ior` option table: every option that is accepted (with IOR's short letter,
 //! its long name and its `-O` keys) and every IOR option that is refused by name.
-//! The parser and the help text both read these tables; nothing else lists options.
+//! The parser and the help text both read these tables; nothing else lists options. Engine
+//! options (`--posix.odirect`, `--dummy.delay-*`) are the engines' own, declared in the
+//! engine crate and read from its registry.
 
 /// Whether an option takes a value. Flags count how often they are given (`-vvv` = 3) and
 /// accept an explicit value (`-F=0`, `-O filePerProc=1`).
@@ -89,12 +91,6 @@ pub enum Target {
     MultiFile,
     SingleXferAttempt,
     Directive,
-    Odirect,
-    DummyCreate,
-    DummyClose,
-    DummySync,
-    DummyXfer,
-    DummyOnlyRank0,
     WearOut,
     WearOutIterations,
     StatusFile,
@@ -225,13 +221,7 @@ pub const OPTIONS: &[OptSpec] = &[
     o(' ', "", &["summaryFormat"], Value, T::SummaryFormat, G::Output, Ior, "FORMAT", "default", "summary format: default, JSON or CSV (case-insensitive)"),
     o(' ', "", &["summaryFile"], Value, T::SummaryFile, G::Output, Ior, "FILE", "", "write the summary to FILE"),
     o(' ', "", &["saveRankPerformanceDetailsCSV"], Value, T::RankCsv, G::Output, Ior, "FILE", "", "per-rank performance CSV"),
-    o('a', "api", &["api"], Value, T::Api, G::Backend, Ior, "API", "POSIX", "I/O back end: POSIX, MMAP or DUMMY (case-insensitive)"),
-    o(' ', "posix.odirect", &["useO_DIRECT"], Flag, T::Odirect, G::Backend, Ior, "", "", "POSIX with O_DIRECT (needs -t and -b multiples of 4096)"),
-    o(' ', "dummy.delay-create", &[], Value, T::DummyCreate, G::Backend, Ior, "USEC", "0", "DUMMY: delay of each create"),
-    o(' ', "dummy.delay-close", &[], Value, T::DummyClose, G::Backend, Ior, "USEC", "0", "DUMMY: delay of each close"),
-    o(' ', "dummy.delay-sync", &[], Value, T::DummySync, G::Backend, Ior, "USEC", "0", "DUMMY: delay of each fsync"),
-    o(' ', "dummy.delay-xfer", &[], Value, T::DummyXfer, G::Backend, Ior, "USEC", "0", "DUMMY: delay of each transfer"),
-    o(' ', "dummy.delay-only-rank0", &[], Flag, T::DummyOnlyRank0, G::Backend, Ior, "", "", "DUMMY: delay rank 0 only"),
+    o('a', "api", &["api"], Value, T::Api, G::Backend, Ior, "API", "POSIX", "I/O back end: {engines} (case-insensitive)"),
     o('N', "numTasks", &["numTasks"], Value, T::NumTasks, G::Iogauge, IorDiffers, "N", "1", "number of tasks, run as threads (default 1); same as --tasks"),
     o(' ', "tasks", &[], Value, T::Tasks, G::Iogauge, Iogauge, "N", "", "number of tasks, as -N"),
     o(' ', "fake-nodes", &[], Value, T::FakeNodes, G::Iogauge, Iogauge, "K", "", "pretend the tasks run on K nodes (testing aid, like IOR_FAKE_NODES)"),
@@ -274,13 +264,6 @@ pub const REFUSED: &[Refused] = &[
     no(' ', "gpuDirect", &["GPUDirect"], NO_GPU),
 ];
 
-/// Back-end module prefixes of IOR (`--<module>.<option>`); unknown options under these are
-/// refused as back-end options that iogauge does not provide.
-pub const MODULE_PREFIXES: &[&str] = &[
-    "posix", "mmap", "mpiio", "hdf5", "ncmpi", "dfs", "hdfs", "rados", "cephfs", "ime", "libnfs",
-    "chfs", "finchfs", "aio", "s3-libs3", "s3-4c", "s3-curl", "s3", "gfarm", "pmdk", "dummy",
-];
-
 /// Reason given for `-O IOR_HINT__...` keys.
 pub const HINT_REASON: &str = "MPI-IO and GPFS hints need MPI-IO, which iogauge does not provide";
 
@@ -312,15 +295,6 @@ pub fn refused_key(key: &str) -> Option<&'static Refused> {
         .find(|r| r.keys.iter().any(|k| k.eq_ignore_ascii_case(key)))
 }
 
-/// The module of a dotted long name (`posix.rangelocks` -> `posix`), if it is one of IOR's.
-pub fn module_of(name: &str) -> Option<&'static str> {
-    let (prefix, _) = name.split_once('.')?;
-    MODULE_PREFIXES
-        .iter()
-        .copied()
-        .find(|m| m.eq_ignore_ascii_case(prefix))
-}
-
 /// How an option is named in messages: `-c (--collective)`, `-t`, `--posix.odirect`.
 pub fn display_refused(r: &Refused) -> String {
     match (r.short, r.long) {
@@ -341,10 +315,16 @@ mod tests {
         let mut shorts = HashSet::new();
         let mut longs = HashSet::new();
         let mut keys = HashSet::new();
+        let engine_opts: Vec<String> = engine::all_options().map(|(e, o)| e.full_name(o)).collect();
         let all = OPTIONS
             .iter()
             .map(|o| (o.short, o.long, o.keys))
-            .chain(REFUSED.iter().map(|r| (r.short, r.long, r.keys)));
+            .chain(REFUSED.iter().map(|r| (r.short, r.long, r.keys)))
+            .chain(
+                engine::all_options()
+                    .zip(&engine_opts)
+                    .map(|((_, o), name)| (None, Some(name.as_str()), o.ior_keys)),
+            );
         for (s, l, ks) in all {
             if let Some(s) = s {
                 assert!(shorts.insert(s), "short -{s} twice");
@@ -375,12 +355,9 @@ mod tests {
             by_key("REORDERTASKSCONSTANT").unwrap().target,
             Target::ReorderTasks
         );
-        assert_eq!(by_key("useo_direct").unwrap().target, Target::Odirect);
+        assert!(by_key("useo_direct").is_none(), "an engine's key");
         assert!(refused_short('c').is_some());
         assert!(refused_key("gpuid").is_some());
-        assert_eq!(module_of("posix.rangelocks"), Some("posix"));
-        assert_eq!(module_of("MPIIO.showHints"), Some("mpiio"));
-        assert_eq!(module_of("foo.bar"), None);
         assert_eq!(
             display_refused(refused_short('c').unwrap()),
             "-c (--collective)"

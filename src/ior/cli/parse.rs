@@ -2,11 +2,12 @@
 
 use std::path::PathBuf;
 
+use engine::{EngineInfo, EngineOption, OptValue};
+use text::{parse_signed, parse_size};
 use workload::ior::{DataPacket, SummaryFormat};
 
 use super::options::{self, Arg, OptSpec, Refused, Target};
 use super::{IorCommand, UsageError};
-use crate::size::{parse_signed, parse_size};
 
 fn usage(msg: impl Into<String>) -> UsageError {
     UsageError(format!("ior: {}", msg.into()))
@@ -15,19 +16,6 @@ fn usage(msg: impl Into<String>) -> UsageError {
 fn refused(r: &Refused, shown: Option<&str>) -> UsageError {
     let name = shown.map_or_else(|| options::display_refused(r), str::to_string);
     usage(format!("{name} is not supported: {}", r.reason))
-}
-
-/// The closest candidate to `word` (case-insensitive edit distance), when reasonably close.
-fn suggest(word: &str, candidates: impl Iterator<Item = String>) -> Option<String> {
-    let w = word.to_ascii_lowercase();
-    candidates
-        .map(|c| {
-            let name = c.trim_start_matches('-').to_ascii_lowercase();
-            (strsim::normalized_damerau_levenshtein(&w, &name), c)
-        })
-        .filter(|(score, _)| *score >= 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }
 
 /// A flag's storage: IOR flags are counters, most of them read as booleans.
@@ -78,6 +66,9 @@ impl Parser {
         let shown = format!("{ctx}--{name}");
         if let Some(spec) = options::by_long(name) {
             return self.apply(spec, &shown, inline, next);
+        }
+        if let Some((info, opt)) = engine::find_option(name) {
+            return self.engine_option(info, opt, &shown, inline, next);
         }
         if let Some(r) = options::refused_long(name) {
             return Err(refused(r, None));
@@ -137,29 +128,42 @@ impl Parser {
         inline: Option<&str>,
         next: Option<&str>,
     ) -> Result<bool, UsageError> {
-        let missing = || usage(format!("{shown} needs a value"));
         match spec.arg {
             Arg::Flag => {
-                self.flag(spec.target, shown, inline)?;
+                let given = flag_value(shown, inline)?;
+                self.flag(spec.target, given);
                 Ok(false)
             }
             Arg::Value => {
-                let (value, used) = match (inline, next) {
-                    (Some(v), _) => (v, false),
-                    // A following option is not a value (`-o -F`), a negative number is (`-X -1`);
-                    // `-O` values may carry dashes (`-O --posix.odirect=1`).
-                    (None, Some(n)) if spec.target == Target::Directive || !is_option(n) => {
-                        (n, true)
-                    }
-                    _ => return Err(missing()),
-                };
-                if value.trim().is_empty() {
-                    return Err(missing());
-                }
+                // `-O` values may carry dashes (`-O --posix.odirect=1`).
+                let any = spec.target == Target::Directive;
+                let (value, used) = value_of(shown, inline, next, any)?;
                 self.value(spec.target, shown, value)?;
                 Ok(used)
             }
         }
+    }
+
+    /// An engine's option (`--posix.odirect`, `-O useO_DIRECT=1`, `--dummy.delay-xfer=5`):
+    /// a flag as IOR's flags, or a number with the size suffixes.
+    fn engine_option(
+        &mut self,
+        info: &EngineInfo,
+        opt: &EngineOption,
+        shown: &str,
+        inline: Option<&str>,
+        next: Option<&str>,
+    ) -> Result<bool, UsageError> {
+        let (value, used) = if opt.takes_value() {
+            let (v, used) = value_of(shown, inline, next, false)?;
+            let n = parse_size(v).map_err(|e| usage(format!("{shown}: {e}")))?;
+            (OptValue::Number(n), used)
+        } else {
+            let on = flag_value(shown, inline)?.map_or(true, |n| n > 0);
+            (OptValue::Flag(on), false)
+        };
+        self.cmd.params.engine.set(&info.full_name(opt), value);
+        Ok(used)
     }
 
     fn slot(&mut self, t: Target) -> Slot<'_> {
@@ -184,28 +188,18 @@ impl Parser {
             Target::QuitOnError => Slot::Bool(&mut p.quit_on_error),
             Target::MultiFile => Slot::Bool(&mut p.multi_file),
             Target::SingleXferAttempt => Slot::Bool(&mut p.single_xfer_attempt),
-            Target::Odirect => Slot::Bool(&mut p.odirect),
-            Target::DummyOnlyRank0 => Slot::Bool(&mut p.dummy.delay_only_rank0),
             Target::Overwrite => Slot::Bool(&mut self.cmd.overwrite),
             Target::Help => Slot::Bool(&mut self.cmd.help),
             other => unreachable!("{other:?} is not a flag in the option table"),
         }
     }
 
-    /// A flag: counted (`-z -z` = 2) or set to an explicit value (`-F=0`; negative = 0, as IOR).
-    fn flag(&mut self, t: Target, shown: &str, explicit: Option<&str>) -> Result<(), UsageError> {
-        let given = match explicit {
-            None => None,
-            Some(v) => {
-                let n = parse_signed(v).map_err(|e| usage(format!("{shown}: {e}")))?;
-                Some(n.clamp(0, i64::from(u32::MAX)) as u32)
-            }
-        };
+    /// A flag: counted (`-z -z` = 2) or set to an explicit value (`-F=0`).
+    fn flag(&mut self, t: Target, given: Option<u32>) {
         match self.slot(t) {
             Slot::Bool(b) => *b = given.map_or(true, |n| n > 0),
             Slot::Count(c) => *c = given.unwrap_or_else(|| c.saturating_add(1)),
         }
-        Ok(())
     }
 
     fn value(&mut self, t: Target, shown: &str, v: &str) -> Result<(), UsageError> {
@@ -221,7 +215,7 @@ impl Parser {
         let p = &mut self.cmd.params;
         match t {
             Target::Api => {
-                p.api = engine::lookup(v.trim())
+                p.engine.api = engine::lookup(v.trim())
                     .map_err(|e| usage(e.to_string()))?
                     .name
                     .to_string();
@@ -262,10 +256,6 @@ impl Parser {
             }
             Target::Json => self.cmd.json = Some(PathBuf::from(v)),
             Target::Directive => self.directive(v)?,
-            Target::DummyCreate => p.dummy.delay_create_us = size(v)?,
-            Target::DummyClose => p.dummy.delay_close_us = size(v)?,
-            Target::DummySync => p.dummy.delay_sync_us = size(v)?,
-            Target::DummyXfer => p.dummy.delay_xfer_us = size(v)?,
             Target::WearOut => p.stonewall_wear_out = signed(v)? != 0,
             Target::WearOutIterations => p.stonewall_wear_out_iterations = size(v)?,
             Target::StatusFile => p.stonewall_status_file = Some(PathBuf::from(v)),
@@ -305,6 +295,8 @@ impl Parser {
             let shown = format!("-O {key}");
             if let Some(spec) = options::by_key(key) {
                 self.apply(spec, &shown, Some(value), None)?;
+            } else if let Some((info, opt)) = engine::find_ior_key(key) {
+                self.engine_option(info, opt, &shown, Some(value), None)?;
             } else if let Some(r) = options::refused_key(key) {
                 return Err(refused(r, Some(&shown)));
             } else if key.to_ascii_lowercase().starts_with("ior_hint") {
@@ -313,11 +305,14 @@ impl Parser {
                     options::HINT_REASON
                 )));
             } else {
-                let keys = options::OPTIONS
-                    .iter()
-                    .flat_map(|o| o.keys.iter().map(|k| k.to_string()));
-                let hint =
-                    suggest(key, keys).map_or(String::new(), |k| format!("; did you mean {k}?"));
+                let keys = options::OPTIONS.iter().flat_map(|o| o.keys.iter());
+                let engine_keys = engine::all_options().flat_map(|(_, o)| o.ior_keys.iter());
+                let no_keys = options::REFUSED.iter().flat_map(|r| r.keys.iter());
+                let all = keys.chain(engine_keys).chain(no_keys).copied();
+                // A near miss of a refused key gets no hint rather than another key.
+                let hint = text::suggest(key, all)
+                    .filter(|k| options::refused_key(k).is_none())
+                    .map_or(String::new(), |k| format!("; did you mean {k}?"));
                 return Err(usage(format!("unknown -O key {key}{hint}")));
             }
         }
@@ -369,6 +364,35 @@ fn is_option(token: &str) -> bool {
     chars.next() == Some('-') && chars.next().is_some_and(|c| !c.is_ascii_digit())
 }
 
+/// The value of an option that takes one: attached to the token, or the next token unless
+/// that starts another option (`-o -F`; `any` takes it regardless). Returns the value and
+/// whether the next token was used.
+fn value_of<'a>(
+    shown: &str,
+    inline: Option<&'a str>,
+    next: Option<&'a str>,
+    any: bool,
+) -> Result<(&'a str, bool), UsageError> {
+    let missing = || usage(format!("{shown} needs a value"));
+    let (value, used) = match (inline, next) {
+        (Some(v), _) => (v, false),
+        // A negative number is a value (`-X -1`).
+        (None, Some(n)) if any || !is_option(n) => (n, true),
+        _ => return Err(missing()),
+    };
+    if value.trim().is_empty() {
+        return Err(missing());
+    }
+    Ok((value, used))
+}
+
+/// A flag's explicit value (`-F=0`), negative counting as 0 as in IOR; `None` when bare.
+fn flag_value(shown: &str, explicit: Option<&str>) -> Result<Option<u32>, UsageError> {
+    let Some(v) = explicit else { return Ok(None) };
+    let n = parse_signed(v).map_err(|e| usage(format!("{shown}: {e}")))?;
+    Ok(Some(n.clamp(0, i64::from(u32::MAX)) as u32))
+}
+
 fn data_packet(shown: &str, v: &str) -> Result<DataPacket, UsageError> {
     match v.trim().chars().next().map(|c| c.to_ascii_lowercase()) {
         Some('t') => Ok(DataPacket::Timestamp),
@@ -388,24 +412,35 @@ fn unknown_long(name: &str, shown: &str) -> UsageError {
             spec.meta
         ));
     }
-    let longs = || {
-        options::OPTIONS
-            .iter()
-            .filter_map(|o| o.long.map(|l| format!("--{l}")))
-    };
-    if let Some(module) = options::module_of(name) {
-        // A near miss of a supported module option gets a suggestion; the rest are refused.
-        let dotted = longs().filter(|l| l.contains('.'));
-        if let Some(s) =
-            suggest(name, dotted).filter(|s| strsim::damerau_levenshtein(name, &s[2..]) <= 2)
-        {
+    let engine_longs: Vec<String> = engine::all_options()
+        .map(|(e, o)| format!("--{}", e.full_name(o)))
+        .collect();
+    if let Some(module) = engine::module_of(name) {
+        // A near miss of an engine's option gets a suggestion; IOR's other module options
+        // are refused.
+        if let Some(s) = text::suggest(name, engine_longs.iter().map(String::as_str)) {
             return usage(format!("unknown option {shown}; did you mean {s}?"));
         }
+        let provided: Vec<String> = engine::ENGINES
+            .iter()
+            .filter_map(|e| e.options_pattern())
+            .collect();
         return usage(format!(
             "{shown} is not supported: IOR's {module} module options are not supported by iogauge \
-             (only --posix.odirect and --dummy.delay-* are)"
+             (only {} are)",
+            text::join_words(&provided, "and")
         ));
     }
-    let hint = suggest(name, longs()).map_or(String::new(), |s| format!("; did you mean {s}?"));
+    let longs: Vec<String> = options::OPTIONS
+        .iter()
+        .filter_map(|o| o.long)
+        .chain(options::REFUSED.iter().filter_map(|r| r.long))
+        .map(|l| format!("--{l}"))
+        .chain(engine_longs)
+        .collect();
+    // A near miss of a refused option gets no hint rather than another option.
+    let hint = text::suggest(name, longs.iter().map(String::as_str))
+        .filter(|s| options::refused_long(&s[2..]).is_none())
+        .map_or(String::new(), |s| format!("; did you mean {s}?"));
     usage(format!("unknown option {shown}{hint}"))
 }

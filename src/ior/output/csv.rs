@@ -6,8 +6,8 @@ use std::path::Path;
 
 use workload::ior::PhaseOutcome;
 
-use super::format::{c_exp, fixed};
 use super::Row;
+use text::{c_exp, fixed};
 
 /// The column line IOR prints before the first row.
 pub const HEADER: &str =

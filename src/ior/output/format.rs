@@ -1,30 +1,10 @@
 //! The figures every format prints (one [`Row`] per phase, one [`OpSummary`] per operation)
-//! and the printf-style formatting IOR's text depends on: `PPDouble`, C's `%e`, and the
-//! `%-20s: %s` key/value lines.
+//! and the printf-style formatting IOR's text depends on: `PPDouble` and the `%-20s: %s`
+//! key/value lines (C's `%f` and `%e` are `text::fixed` and `text::c_exp`).
 
 use measure::Stats;
+use text::fixed;
 use workload::ior::{Access, PhaseOutcome, StonewallOutcome};
-
-/// C prints non-finite doubles as `nan` / `inf` / `-inf`; Rust would print `NaN` and `inf`.
-fn non_finite(v: f64) -> Option<&'static str> {
-    if v.is_nan() {
-        Some("nan")
-    } else if v == f64::INFINITY {
-        Some("inf")
-    } else if v == f64::NEG_INFINITY {
-        Some("-inf")
-    } else {
-        None
-    }
-}
-
-/// C's `%.<prec>f`.
-pub fn fixed(v: f64, prec: usize) -> String {
-    match non_finite(v) {
-        Some(s) => s.to_string(),
-        None => format!("{v:.prec$}"),
-    }
-}
 
 /// IOR's `PPDouble` (left-justified): `%-10.<p>f` followed by `sep`, where p = 6 below 1, 2 below
 /// 3600 and 0 above; a negative value prints `   -      ` followed by `sep`.
@@ -40,19 +20,6 @@ pub fn pp_double(v: f64, sep: &str) -> String {
         0
     };
     format!("{:<10}{sep}", fixed(v, prec))
-}
-
-/// C's `%.<prec>e`: mantissa with `prec` decimals, exponent signed and at least two digits
-/// (`1.2500000000e-01`).
-pub fn c_exp(v: f64, prec: usize) -> String {
-    if let Some(s) = non_finite(v) {
-        return s.to_string();
-    }
-    let rust = format!("{v:.prec$e}");
-    let (mantissa, exp) = rust.split_once('e').unwrap_or((&rust, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let sign = if exp < 0 { '-' } else { '+' };
-    format!("{mantissa}e{sign}{:02}", exp.unsigned_abs())
 }
 
 /// IOR's key/value line body `%-20s: %s` (no newline).
@@ -318,17 +285,6 @@ mod tests {
     fn non_finite_values_print_as_c_does() {
         assert_eq!(pp_double(f64::NAN, " "), "nan        ");
         assert_eq!(pp_double(f64::INFINITY, " "), "inf        ");
-        assert_eq!(fixed(f64::NEG_INFINITY, 2), "-inf");
-    }
-
-    #[test]
-    fn c_exp_matches_printf() {
-        assert_eq!(c_exp(0.125, 10), "1.2500000000e-01");
-        assert_eq!(c_exp(896.7612, 10), "8.9676120000e+02");
-        assert_eq!(c_exp(0.0, 10), "0.0000000000e+00");
-        assert_eq!(c_exp(1.5e-120, 3), "1.500e-120");
-        assert_eq!(c_exp(-2.0, 2), "-2.00e+00");
-        assert_eq!(c_exp(f64::INFINITY, 10), "inf");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use workload::ior::{Access, IorParams, PhaseOutcome, VerifyOutcome};
 
 use super::format::{kv, pp_double};
 use super::{Header, OpSummary, Row};
-use crate::size::human_size;
+use text::human_size;
 
 /// A value of the `Options` block: JSON prints integers as numbers.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +37,7 @@ pub(super) fn options(p: &IorParams, h: &Header) -> Vec<(&'static str, OptValue)
         "sequential"
     };
     let mut o = vec![
-        ("api", t(&p.api)),
+        ("api", t(&p.engine.api)),
         ("apiVersion", t("")),
         ("test filename", t(&p.test_file)),
         ("access", t(access)),
@@ -283,7 +283,7 @@ pub(super) fn summary(sums: &[OpSummary], p: &IorParams, h: &Header) -> String {
             p.block_size,
             p.transfer_size,
             o.aggs_mib,
-            p.api,
+            p.engine.api,
             p.ref_num
         );
     }

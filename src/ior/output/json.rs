@@ -5,9 +5,10 @@
 use serde_json::{json, Map, Value};
 use workload::ior::{Access, DataPacket, IorParams};
 
-use super::format::{fixed, fs_parts};
+use super::format::fs_parts;
 use super::human::{options, OptValue};
 use super::{Header, OpSummary, Record, Row};
+use text::fixed;
 
 /// A double: a JSON number, or (as IOR) a quoted text for infinities and NaN.
 fn num(v: f64) -> Value {
@@ -52,7 +53,7 @@ fn parameters(p: &IorParams, h: &Header) -> Value {
     let entries = [
         ("testID", json!(0)),
         ("refnum", json!(p.ref_num)),
-        ("api", json!(p.api)),
+        ("api", json!(p.engine.api)),
         ("platform", json!(platform(&h.machine))),
         ("testFileName", json!(p.test_file)),
         ("deadlineForStonewall", json!(p.deadline_for_stonewalling_s)),
@@ -131,7 +132,7 @@ fn summary(o: &OpSummary, p: &IorParams, h: &Header) -> Value {
         m.insert(k.to_string(), v);
     };
     put("operation", json!(o.access.label()));
-    put("API", json!(p.api));
+    put("API", json!(p.engine.api));
     put("TestID", json!(0));
     put("ReferenceNumber", json!(p.ref_num));
     put("segmentCount", json!(p.segment_count));

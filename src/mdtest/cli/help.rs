@@ -1,8 +1,10 @@
-//! `iogauge mdtest --help`, generated from the option table.
+//! `iogauge mdtest --help`, generated from the option table and the engines' declarations.
 
 use std::fmt::Write;
 
-use super::options::{Arg, OptSpec, GROUPS, OPTIONS, REFUSED};
+use engine::OptValue;
+
+use super::options::{Arg, Group, OptSpec, GROUPS, OPTIONS, REFUSED};
 
 const WIDTH: usize = 100;
 const COLUMN: usize = 34;
@@ -95,13 +97,53 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// One option: its names in the left column, `text` wrapped to the right.
+fn option_line(out: &mut String, names: &str, text: &str) {
+    let name = format!("  {names}");
+    let body = wrap(text, WIDTH - COLUMN);
+    if name.len() + 2 > COLUMN {
+        let _ = writeln!(out, "{name}");
+        for l in body {
+            let _ = writeln!(out, "{:COLUMN$}{l}", "");
+        }
+    } else {
+        for (i, l) in body.iter().enumerate() {
+            let left = if i == 0 { name.as_str() } else { "" };
+            let _ = writeln!(out, "{left:COLUMN$}{l}");
+        }
+    }
+}
+
+/// The engines mdtest runs on, in prose: `POSIX or DUMMY`.
+fn engine_names() -> String {
+    let names: Vec<&str> = engine::metadata_engines().map(|e| e.name).collect();
+    text::join_words(&names, "or")
+}
+
+/// What each engine mdtest runs on does, then the engine options mdtest takes.
+fn engine_lines(out: &mut String) {
+    for e in engine::metadata_engines() {
+        option_line(out, &format!("      -a {}", e.name), e.help);
+    }
+    for (e, o) in engine::all_options().filter(|(_, o)| o.metadata) {
+        let mut names = format!("    --{}", e.full_name(o));
+        let mut text = format!("{}: {}", e.name, o.help);
+        if let OptValue::Number(n) = o.default {
+            let _ = write!(names, " {}", o.meta);
+            let _ = write!(text, " [default {n}]");
+        }
+        text.push_str(" [iogauge]");
+        option_line(out, &names, &text);
+    }
+}
+
 pub fn help_text() -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{INTRO}");
     for (group, title) in GROUPS {
         let _ = writeln!(out, "\n{title}:");
         for o in OPTIONS.iter().filter(|o| o.group == group) {
-            let mut text = o.help.to_string();
+            let mut text = o.help.replace("{engines}", &engine_names());
             if !o.default.is_empty() {
                 let _ = write!(text, " [default {}]", o.default);
             }
@@ -110,19 +152,10 @@ pub fn help_text() -> String {
             } else if o.new {
                 text.push_str(" [iogauge]");
             }
-            let name = format!("  {}", names(o));
-            let body = wrap(&text, WIDTH - COLUMN);
-            if name.len() + 2 > COLUMN {
-                let _ = writeln!(out, "{name}");
-                for l in body {
-                    let _ = writeln!(out, "{:COLUMN$}{l}", "");
-                }
-            } else {
-                for (i, l) in body.iter().enumerate() {
-                    let left = if i == 0 { name.as_str() } else { "" };
-                    let _ = writeln!(out, "{left:COLUMN$}{l}");
-                }
-            }
+            option_line(&mut out, &names(o), &text);
+        }
+        if group == Group::Backend {
+            engine_lines(&mut out);
         }
     }
     let _ = writeln!(out, "\nmdtest options iogauge refuses (exit status 2):");
@@ -166,6 +199,11 @@ mod tests {
         for r in REFUSED {
             assert!(h.contains(&super::super::options::display_refused(r)));
         }
+        for (e, o) in engine::all_options() {
+            let listed = h.contains(&format!("--{} ", e.full_name(o)));
+            assert_eq!(listed, o.metadata, "{}", o.name);
+        }
+        assert!(h.contains("back end: POSIX or DUMMY (case-insensitive)"));
         assert!(h.lines().all(|l| l.len() <= WIDTH + 20), "long line");
     }
 }

@@ -89,7 +89,7 @@ mod tests {
         ("--dataPacketType o", |c| c.params.data_packet == Dp::Offset),
         ("", |c| c.params.data_packet == Dp::Incompressible),
         ("--saveRankPerformanceDetails=r.csv --showRankStatistics", |c| c.params.rank_details_csv.is_some() && c.params.show_rank_statistics),
-        ("-a dummy --dummy.delay-create=10 --dummy.delay-only-rank0 --dummy.delay-sync 3", |c| c.params.api == "DUMMY" && c.params.dummy.delay_create_us == 10 && c.params.dummy.delay_only_rank0 && c.params.dummy.delay_sync_us == 3),
+        ("-a dummy --dummy.delay-create=10 --dummy.delay-only-rank0 --dummy.delay-sync 3", |c| c.params.engine.api == "DUMMY" && c.params.engine.number("dummy.delay-create") == 10 && c.params.engine.flag("dummy.delay-only-rank0") && c.params.engine.number("dummy.delay-sync") == 3),
         ("--tasks 4 --fake-nodes 2 --fake-placement round-robin --json r.json", |c| c.tasks == Some(4) && c.fake_nodes == Some(2) && c.round_robin && c.json.is_some()),
         ("-h", |c| c.help),
         ("--help", |c| c.help),

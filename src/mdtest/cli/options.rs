@@ -1,6 +1,7 @@
 //! The `iogauge mdtest` option table: every accepted option (mdtest's letter and long name)
 //! and every mdtest option that is refused by name. The parser and the help text read these
-//! tables; nothing else lists options.
+//! tables; nothing else lists options. Engine options (`--dummy.delay-create`) are the
+//! engines' own, read from the engine registry (those it marks for metadata workloads).
 
 /// Whether an option takes a value. Flags count (`-vvv`) and take explicit values (`-F=0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,9 +74,6 @@ pub enum Target {
     FakeNodes,
     FakePlacement,
     Json,
-    DummyCreate,
-    DummySync,
-    DummyOnlyRank0,
     Help,
 }
 
@@ -188,10 +186,7 @@ pub const OPTIONS: &[OptSpec] = &[
     o(' ', "saveRankPerformanceDetails", Value, T::RankCsv, G::Output, Mdtest, "FILE", "", "per-task rates and times as CSV"),
     o('v', "", Flag, T::Verbose, G::Output, Differs, "", "", "verbosity: per-phase time and rate lines (repeatable)"),
     o('V', "", Value, T::VerboseValue, G::Output, Mdtest, "N", "0", "verbosity as a number"),
-    o('a', "", Value, T::Api, G::Backend, Mdtest, "API", "POSIX", "back end: POSIX or DUMMY (case-insensitive)"),
-    o(' ', "dummy.delay-create", Value, T::DummyCreate, G::Backend, New, "USEC", "0", "DUMMY: delay of each create, mkdir and rename"),
-    o(' ', "dummy.delay-sync", Value, T::DummySync, G::Backend, New, "USEC", "0", "DUMMY: delay of each fsync (-y) and sync (-Y)"),
-    o(' ', "dummy.delay-only-rank0", Flag, T::DummyOnlyRank0, G::Backend, New, "", "", "DUMMY: delay task 0 only (a built-in straggler)"),
+    o('a', "", Value, T::Api, G::Backend, Mdtest, "API", "POSIX", "back end: {engines} (case-insensitive)"),
     o(' ', "tasks", Value, T::Tasks, G::Iogauge, New, "N", "1", "number of tasks, run as threads"),
     o(' ', "fake-nodes", Value, T::FakeNodes, G::Iogauge, New, "K", "", "pretend the tasks run on K nodes (testing aid for -N)"),
     o(' ', "fake-placement", Value, T::FakePlacement, G::Iogauge, New, "block|round-robin", "block", "how tasks map to the fake nodes"),
@@ -225,12 +220,6 @@ pub const REFUSED: &[Refused] = &[
     no(' ', "gpuDirect", GPU),
 ];
 
-/// Back-end module prefixes (`--<module>.<option>`); unknown options under them are refused.
-pub const MODULE_PREFIXES: &[&str] = &[
-    "posix", "mmap", "mpiio", "hdf5", "ncmpi", "dfs", "hdfs", "rados", "cephfs", "ime", "libnfs",
-    "chfs", "finchfs", "aio", "s3-libs3", "s3-4c", "s3-curl", "s3", "gfarm", "pmdk", "dummy",
-];
-
 pub fn by_short(c: char) -> Option<&'static OptSpec> {
     OPTIONS.iter().find(|o| o.short == Some(c))
 }
@@ -245,14 +234,6 @@ pub fn refused_short(c: char) -> Option<&'static Refused> {
 
 pub fn refused_long(name: &str) -> Option<&'static Refused> {
     REFUSED.iter().find(|r| r.long == Some(name))
-}
-
-pub fn module_of(name: &str) -> Option<&'static str> {
-    let (prefix, _) = name.split_once('.')?;
-    MODULE_PREFIXES
-        .iter()
-        .copied()
-        .find(|m| m.eq_ignore_ascii_case(prefix))
 }
 
 /// `-B`, `--print-all-procs`.
@@ -274,10 +255,12 @@ mod tests {
     fn names_are_unique_across_accepted_and_refused() {
         let mut shorts = HashSet::new();
         let mut longs = HashSet::new();
+        let engine_opts: Vec<String> = engine::all_options().map(|(e, o)| e.full_name(o)).collect();
         let all = OPTIONS
             .iter()
             .map(|o| (o.short, o.long))
-            .chain(REFUSED.iter().map(|r| (r.short, r.long)));
+            .chain(REFUSED.iter().map(|r| (r.short, r.long)))
+            .chain(engine_opts.iter().map(|n| (None, Some(n.as_str()))));
         for (s, l) in all {
             if let Some(s) = s {
                 assert!(shorts.insert(s), "short -{s} twice");

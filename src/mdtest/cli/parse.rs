@@ -2,12 +2,13 @@
 
 use std::path::PathBuf;
 
+use engine::{EngineInfo, EngineOption, OptValue};
+use text::{parse_signed, parse_size};
 use workload::ior::DataPacket;
 use workload::mdtest::Phases;
 
 use super::options::{self, Arg, OptSpec, Refused, Target};
 use super::{MdtestCommand, UsageError};
-use crate::size::{parse_signed, parse_size};
 
 fn usage(msg: impl Into<String>) -> UsageError {
     UsageError(format!("mdtest: {}", msg.into()))
@@ -19,19 +20,6 @@ fn refused(r: &Refused) -> UsageError {
         options::display_refused(r),
         r.reason
     ))
-}
-
-/// The closest candidate to `word` (case-insensitive similarity), when reasonably close.
-fn suggest(word: &str, candidates: impl Iterator<Item = String>) -> Option<String> {
-    let w = word.to_ascii_lowercase();
-    candidates
-        .map(|c| {
-            let name = c.trim_start_matches('-').to_ascii_lowercase();
-            (strsim::normalized_damerau_levenshtein(&w, &name), c)
-        })
-        .filter(|(score, _)| *score >= 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }
 
 /// Flags as given (the phase and file/directory rules are applied at the end).
@@ -71,6 +59,44 @@ fn is_option(token: &str) -> bool {
     chars.next() == Some('-') && chars.next().is_some_and(|c| !c.is_ascii_digit())
 }
 
+/// The value of an option that takes one: attached to the token, or the next token unless
+/// that starts another option (`-n -F`). Returns it and whether the next token was used.
+fn value_of<'a>(
+    shown: &str,
+    inline: Option<&'a str>,
+    next: Option<&'a str>,
+) -> Result<(&'a str, bool), UsageError> {
+    let (value, used) = match (inline, next) {
+        (Some(v), _) => (v, false),
+        (None, Some(n)) if !is_option(n) => (n, true),
+        _ => return Err(usage(format!("{shown} needs a value"))),
+    };
+    if value.trim().is_empty() {
+        return Err(usage(format!("{shown} needs a value")));
+    }
+    Ok((value, used))
+}
+
+/// A flag's explicit value (`-F=0`), negative counting as 0 as in mdtest; `None` when bare.
+fn flag_value(shown: &str, explicit: Option<&str>) -> Result<Option<u32>, UsageError> {
+    let Some(v) = explicit else { return Ok(None) };
+    let n = parse_signed(v).map_err(|e| usage(format!("{shown}: {e}")))?;
+    Ok(Some(n.clamp(0, i64::from(u32::MAX)) as u32))
+}
+
+/// The engine option `--<name>` if mdtest takes it (metadata workloads).
+fn metadata_option(name: &str) -> Option<(&'static EngineInfo, &'static EngineOption)> {
+    engine::find_option(name).filter(|(_, o)| o.metadata)
+}
+
+/// The long names of the engine options mdtest takes: `--dummy.delay-create`, ...
+fn metadata_longs() -> Vec<String> {
+    engine::all_options()
+        .filter(|(_, o)| o.metadata)
+        .map(|(e, o)| format!("--{}", e.full_name(o)))
+        .collect()
+}
+
 impl Parser {
     fn token(&mut self, arg: &str, next: Option<&str>) -> Result<bool, UsageError> {
         if let Some(body) = arg.strip_prefix("--").filter(|b| !b.is_empty()) {
@@ -93,6 +119,9 @@ impl Parser {
         if let Some(spec) = options::by_long(name) {
             return self.apply(spec, &shown, inline, next);
         }
+        if let Some((info, opt)) = metadata_option(name) {
+            return self.engine_option(info, opt, &shown, inline, next);
+        }
         if let Some(r) = options::refused_long(name) {
             return Err(refused(r));
         }
@@ -108,7 +137,9 @@ impl Parser {
         // A long option typed with one dash (`-verify-read`) would otherwise parse as a group.
         let named = body.split('=').next().unwrap_or(body);
         if named.chars().count() > 1
-            && (options::by_long(named).is_some() || options::refused_long(named).is_some())
+            && (options::by_long(named).is_some()
+                || options::refused_long(named).is_some()
+                || metadata_option(named).is_some())
         {
             return Err(usage(format!(
                 "unknown option {arg}; did you mean --{body}?"
@@ -153,29 +184,38 @@ impl Parser {
     ) -> Result<bool, UsageError> {
         match spec.arg {
             Arg::Flag => {
-                let n = match inline {
-                    None => None,
-                    Some(v) => {
-                        let n = parse_signed(v).map_err(|e| usage(format!("{shown}: {e}")))?;
-                        Some(n.clamp(0, i64::from(u32::MAX)) as u32)
-                    }
-                };
+                let n = flag_value(shown, inline)?;
                 self.flag(spec.target, n);
                 Ok(false)
             }
             Arg::Value => {
-                let (value, used) = match (inline, next) {
-                    (Some(v), _) => (v, false),
-                    (None, Some(n)) if !is_option(n) => (n, true),
-                    _ => return Err(usage(format!("{shown} needs a value"))),
-                };
-                if value.trim().is_empty() {
-                    return Err(usage(format!("{shown} needs a value")));
-                }
+                let (value, used) = value_of(shown, inline, next)?;
                 self.value(spec.target, shown, value)?;
                 Ok(used)
             }
         }
+    }
+
+    /// An engine's option (`--dummy.delay-create=10`): a flag as mdtest's flags, or a number
+    /// with the size suffixes.
+    fn engine_option(
+        &mut self,
+        info: &EngineInfo,
+        opt: &EngineOption,
+        shown: &str,
+        inline: Option<&str>,
+        next: Option<&str>,
+    ) -> Result<bool, UsageError> {
+        let (value, used) = if opt.takes_value() {
+            let (v, used) = value_of(shown, inline, next)?;
+            let n = parse_size(v).map_err(|e| usage(format!("{shown}: {e}")))?;
+            (OptValue::Number(n), used)
+        } else {
+            let on = flag_value(shown, inline)?.map_or(true, |n| n > 0);
+            (OptValue::Flag(on), false)
+        };
+        self.cmd.params.engine.set(&info.full_name(opt), value);
+        Ok(used)
     }
 
     /// A flag: counted, or set to an explicit value (`-F=0`; negative = 0, as mdtest).
@@ -202,7 +242,6 @@ impl Parser {
             Target::RateAndTime => &mut p.print_rate_and_time,
             Target::PrintTime => &mut p.print_time,
             Target::RankStats => &mut p.show_rank_statistics,
-            Target::DummyOnlyRank0 => &mut p.dummy.delay_only_rank0,
             Target::Help => &mut self.cmd.help,
             v => unreachable!("{v:?} is not a flag in the option table"),
         };
@@ -225,15 +264,10 @@ impl Parser {
         let p = &mut self.cmd.params;
         match t {
             Target::Api => {
-                let info = engine::lookup(v.trim()).map_err(|e| usage(e.to_string()))?;
-                if !info.caps.metadata {
-                    return Err(usage(format!(
-                        "-a {}: the {} engine has no metadata operations (mdtest refuses it \
-                         too); use POSIX or DUMMY",
-                        info.name, info.name
-                    )));
-                }
-                p.api = info.name.to_string();
+                let info = engine::lookup(v.trim())
+                    .and_then(|i| i.for_metadata())
+                    .map_err(|e| usage(e.to_string()))?;
+                p.engine.api = info.name.to_string();
             }
             Target::Branch => p.branch = size(v)?,
             Target::Depth => p.depth = small(v)?,
@@ -251,8 +285,6 @@ impl Parser {
             Target::StatusFile => p.status_file = Some(PathBuf::from(v)),
             Target::DataPacket => p.data_packet = data_packet(shown, v)?,
             Target::RankCsv => p.rank_details_csv = Some(PathBuf::from(v)),
-            Target::DummyCreate => p.dummy.delay_create_us = size(v)?,
-            Target::DummySync => p.dummy.delay_sync_us = size(v)?,
             Target::Tasks => self.cmd.tasks = Some(count(v)?),
             Target::FakeNodes => self.cmd.fake_nodes = Some(count(v)?),
             Target::FakePlacement => {
@@ -318,22 +350,23 @@ fn unknown_short(c: char, arg: &str, body: &str) -> UsageError {
 }
 
 fn unknown_long(name: &str, shown: &str) -> UsageError {
-    let longs = || {
-        options::OPTIONS
-            .iter()
-            .filter_map(|o| o.long.map(|l| format!("--{l}")))
-    };
-    if let Some(module) = options::module_of(name) {
-        let dotted = longs().filter(|l| l.contains('.'));
-        if let Some(s) =
-            suggest(name, dotted).filter(|s| strsim::damerau_levenshtein(name, &s[2..]) <= 2)
-        {
+    let engine_longs = metadata_longs();
+    let all_engine: Vec<String> = engine::all_options()
+        .map(|(e, o)| format!("--{}", e.full_name(o)))
+        .collect();
+    // The nearest of every engine option decides, so that a near miss of one mdtest does not
+    // take (`--dummy.delay-xfr`) is not pointed at another that it does.
+    let taken =
+        |s: &&str| !all_engine.iter().any(|l| l == s) || engine_longs.iter().any(|l| l == s);
+    if let Some(module) = engine::module_of(name) {
+        let near = text::suggest(name, all_engine.iter().map(String::as_str));
+        if let Some(s) = near.filter(taken) {
             return usage(format!("unknown option {shown}; did you mean {s}?"));
         }
         return usage(format!(
             "{shown} is not supported: back-end module options are not supported by iogauge \
-             mdtest (only --dummy.delay-create, --dummy.delay-sync and --dummy.delay-only-rank0; \
-             module {module})"
+             mdtest (only {}; module {module})",
+            text::join_words(&engine_longs, "and")
         ));
     }
     // A short option typed with two dashes (`--n`) or a near miss of a long one.
@@ -342,6 +375,17 @@ fn unknown_long(name: &str, shown: &str) -> UsageError {
             return usage(format!("unknown option {shown}; did you mean -{c}?"));
         }
     }
-    let hint = suggest(name, longs()).map_or(String::new(), |s| format!("; did you mean {s}?"));
+    let longs: Vec<String> = options::OPTIONS
+        .iter()
+        .filter_map(|o| o.long)
+        .chain(options::REFUSED.iter().filter_map(|r| r.long))
+        .map(|l| format!("--{l}"))
+        .collect();
+    let candidates = longs.iter().chain(&all_engine).map(String::as_str);
+    // Nor is a near miss of a refused option pointed at an accepted one.
+    let hint = text::suggest(name, candidates)
+        .filter(taken)
+        .filter(|s| options::refused_long(&s[2..]).is_none())
+        .map_or(String::new(), |s| format!("; did you mean {s}?"));
     usage(format!("unknown option {shown}{hint}"))
 }

@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use text::c_exp;
 use workload::mdtest::outcome::per_s;
 use workload::mdtest::{Op, PhaseOutcome};
 
@@ -29,17 +30,6 @@ fn slot_name(slot: Option<Op>) -> &'static str {
     slot.map_or("Directory read", Op::title)
 }
 
-/// C's `%.10e`: a sign and at least two exponent digits (`1.2345678901e+04`).
-pub fn c_exp(v: f64) -> String {
-    let s = format!("{v:.10e}");
-    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-    let (sign, digits) = match exp.strip_prefix('-') {
-        Some(d) => ('-', d),
-        None => ('+', exp),
-    };
-    format!("{mantissa}e{sign}{digits:0>2}")
-}
-
 pub fn header() -> String {
     let mut s = String::from("rank,items");
     for slot in SLOTS {
@@ -54,7 +44,7 @@ fn pair(items: u64, rate: f64, time: f64) -> String {
     if items == 0 {
         ",,".to_string()
     } else {
-        format!(",{},{}", c_exp(rate), c_exp(time))
+        format!(",{},{}", c_exp(rate, 10), c_exp(time, 10))
     }
 }
 
@@ -112,13 +102,6 @@ mod tests {
     use super::*;
     use measure::{IntervalSeries, LatencyHistogram};
     use workload::mdtest::RankTimes;
-
-    #[test]
-    fn c_style_exponents() {
-        assert_eq!(c_exp(12345.678901234), "1.2345678901e+04");
-        assert_eq!(c_exp(0.000123), "1.2300000000e-04");
-        assert_eq!(c_exp(1.5e300), "1.5000000000e+300");
-    }
 
     #[test]
     fn header_and_rows() {

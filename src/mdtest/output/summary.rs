@@ -111,7 +111,7 @@ impl<'a> Results<'a> {
 
 /// The rows mdtest prints: files, directories or both, then the tree rows.
 pub fn rows(p: &MdtestParams) -> Vec<Op> {
-    Op::ALL
+    Op::MDTEST
         .into_iter()
         .filter(|op| op.is_tree() || (op.is_file() && p.files) || (op.is_dir() && p.dirs_too))
         .collect()

@@ -30,16 +30,7 @@ pub trait DirPool: Sync {
     fn steal_stats(&self, rank: usize) -> StealStats;
 }
 
-/// Per-rank stealing figures.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct StealStats {
-    /// Steal attempts (one victim each), successful or not.
-    pub tries: u64,
-    /// Directories taken from other ranks.
-    pub stolen: u64,
-    /// Directories that went to this rank's spill list because its queue was full.
-    pub spilled: u64,
-}
+pub use results::find::StealStats;
 
 /// Whom an idle rank asks for work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

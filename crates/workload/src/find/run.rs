@@ -10,6 +10,7 @@ use super::counts::Counts;
 use super::pool::DirPool;
 use super::query::{Matcher, Query};
 use super::walk::{Lister, Walker};
+pub use results::find::{FindOutcome, RankCounts};
 
 /// What a rank needs to take part.
 pub struct FindCtx<'a> {
@@ -32,54 +33,6 @@ pub enum FindError {
     Malformed { rank: usize },
     #[error(transparent)]
     Comm(#[from] CommError),
-}
-
-/// One rank's share, as rank 0 received it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RankCounts {
-    pub counts: Counts,
-    /// Walk start and end on the process clock (`measure::now_ns`).
-    pub start_ns: u64,
-    pub end_ns: u64,
-}
-
-impl RankCounts {
-    pub fn runtime_s(&self) -> f64 {
-        self.end_ns.saturating_sub(self.start_ns) as f64 / 1e9
-    }
-}
-
-/// The combined result, built on rank 0.
-#[derive(Debug, Clone)]
-pub struct FindOutcome {
-    pub total: Counts,
-    pub ranks: Vec<RankCounts>,
-    /// The ctime second `-newer` compared against.
-    pub newer_ctime: Option<i64>,
-    /// Readdir latency per directory, all ranks.
-    pub latency: LatencyHistogram,
-    /// "path: error" for (some of) the directories that could not be read.
-    pub unreadable: Vec<String>,
-}
-
-impl FindOutcome {
-    /// pfind's runtime: the longest walk of any rank.
-    pub fn runtime_s(&self) -> f64 {
-        self.ranks
-            .iter()
-            .map(RankCounts::runtime_s)
-            .fold(0.0, f64::max)
-    }
-
-    /// Examined entries per second over the runtime (pfind's and the IO500's rate).
-    pub fn rate(&self) -> f64 {
-        let t = self.runtime_s();
-        if t > 0.0 {
-            self.total.examined as f64 / t
-        } else {
-            0.0
-        }
-    }
 }
 
 /// Runs this rank's part of the find. Rank 0 returns the combined outcome, the others `None`.

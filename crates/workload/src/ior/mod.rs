@@ -23,5 +23,5 @@ pub use error::IorError;
 pub use outcome::{
     Access, CheckOutcome, ErrorAt, Event, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
 };
-pub use plan::ior::{DataPacket, DummyOptions, IorParams, SummaryFormat};
+pub use plan::ior::{DataPacket, IorParams, SummaryFormat};
 pub use run::{run, RunTotals};

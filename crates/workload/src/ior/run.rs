@@ -132,7 +132,7 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> 
             let mine = run_phase(ctx, &plan, &mut buf)?;
             rep_errors += comm.all_reduce_u64(mine.verify.errors, ReduceOp::Sum)?;
             if let Some(mut o) = reduce(ctx, Access::Read, &plan, mine)? {
-                if wrote && !p.odirect && verify_possible {
+                if wrote && ctx.engine.caps().page_cache && verify_possible {
                     o.warnings.push(
                         "this read follows a write in the same run without O_DIRECT: the data may have come from the page cache"
                             .to_string(),
@@ -179,7 +179,7 @@ fn run_warnings(ctx: &Ctx, spec: &ReorderSpec, verify_possible: bool, on: &mut d
     if !verify_possible && (p.check_read || p.check_write) {
         on(Event::Warning(format!(
             "the {} engine moves no data: -W/-R checks are skipped",
-            p.api
+            p.engine.api
         )));
     }
 }

@@ -2,19 +2,16 @@
 //! IOR misbehaves (`-z -z -w` divides by zero) or would silently ignore an option.
 //! Every message names the options involved and says what would be right.
 
-use plan::ior::{DummyOptions, IorParams};
+use engine::{IoShape, Workload};
+use plan::ior::IorParams;
 
 /// IOR moves data in 8-byte words (`IOR_size_t`).
 const WORD: u64 = 8;
-/// Page and O_DIRECT alignment iogauge assumes for `-Y` with MMAP and `--posix.odirect`.
-const PAGE: u64 = 4096;
 
 /// Checks `p` for a run with `tasks` ranks. Ok carries warnings (options that will have no
 /// effect); Err the first hard error, one line, naming the options.
 pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
     let (t, b, s) = (p.transfer_size, p.block_size, p.segment_count);
-    let api = p.api.as_str();
-    let is = |name: &str| api.eq_ignore_ascii_case(name);
     let writes = p.write_file || p.check_write;
 
     if tasks == 0 {
@@ -111,27 +108,15 @@ pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
     if p.stonewall_wear_out && p.deadline_for_stonewalling_s == 0 {
         return Err("-O stoneWallingWearOut=1 needs a stonewall deadline: add -D SECONDS".into());
     }
-    if p.odirect && !is("POSIX") {
-        return Err(format!("--posix.odirect applies to -a POSIX, not -a {api}"));
-    }
-    if p.odirect && (t % PAGE != 0 || b % PAGE != 0) {
-        let (opt, v) = if t % PAGE != 0 { ("-t", t) } else { ("-b", b) };
-        return Err(format!(
-            "--posix.odirect needs -t and -b multiples of 4096 (O_DIRECT needs aligned buffers, \
-             offsets and lengths): {opt} {v} is not"
-        ));
-    }
-    if p.fsync_per_write && is("MMAP") && t % PAGE != 0 {
-        return Err(format!(
-            "-Y with -a MMAP needs -t a multiple of the 4096-byte page (msync works on whole \
-             pages): -t {t} is not"
-        ));
-    }
+    // The engine's options and their demands on the sizes (O_DIRECT, msync).
+    let shape = IoShape {
+        transfer_size: t,
+        block_size: b,
+        fsync_per_write: p.fsync_per_write,
+    };
+    engine::check(&p.engine, &Workload::Io(shape))?;
     if p.unique_dir && !p.file_per_proc {
         return Err("-u (a directory per task) needs -F (a file per task)".into());
-    }
-    if p.dummy != DummyOptions::default() && !is("DUMMY") {
-        return Err(format!("--dummy.* options apply to -a DUMMY, not -a {api}"));
     }
     Ok(warnings(p))
 }
@@ -181,6 +166,7 @@ fn warnings(p: &IorParams) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::{EngineConfig, OptValue};
     use std::path::PathBuf;
 
     /// Changes to a plan.
@@ -202,9 +188,20 @@ mod tests {
     }
 
     fn odirect(p: &mut IorParams) {
-        p.odirect = true;
+        direct(p);
         p.transfer_size = 1 << 20;
         p.block_size = 1 << 24;
+    }
+
+    fn direct(p: &mut IorParams) {
+        p.engine.set("posix.odirect", OptValue::Flag(true));
+    }
+
+    fn api(p: &mut IorParams, name: &str) {
+        p.engine = EngineConfig {
+            api: name.into(),
+            ..p.engine.clone()
+        };
     }
 
     fn hard(p: &mut IorParams) {
@@ -235,11 +232,11 @@ mod tests {
         (status_file, "-O stoneWallingStatusFile needs -k"),
         (|p| { status_file(p); p.keep_file = true }, "-O stoneWallingStatusFile with -w needs -O stoneWallingWearOut=1"),
         (|p| p.stonewall_wear_out = true, "-O stoneWallingWearOut=1 needs a stonewall deadline"),
-        (|p| { odirect(p); p.api = "MMAP".into() }, "--posix.odirect applies to -a POSIX, not -a MMAP"),
-        (|p| { hard(p); p.odirect = true }, "--posix.odirect needs -t and -b multiples of 4096"),
-        (|p| { hard(p); p.api = "MMAP".into(); p.fsync_per_write = true }, "-Y with -a MMAP needs -t a multiple"),
+        (|p| { odirect(p); api(p, "MMAP") }, "--posix.odirect applies to -a POSIX, not -a MMAP"),
+        (|p| { hard(p); direct(p) }, "--posix.odirect needs -t and -b multiples of 4096"),
+        (|p| { hard(p); api(p, "MMAP"); p.fsync_per_write = true }, "-Y with -a MMAP needs -t a multiple"),
         (|p| p.unique_dir = true, "-u (a directory per task) needs -F"),
-        (|p| p.dummy.delay_xfer_us = 5, "--dummy.* options apply to -a DUMMY, not -a POSIX"),
+        (|p| p.engine.set("dummy.delay-xfer", OptValue::Number(5)), "--dummy.* options apply to -a DUMMY, not -a POSIX"),
     ];
 
     /// Changes that are valid, with the warnings they give (how each starts).
@@ -256,11 +253,11 @@ mod tests {
         (|p| p.check_read = true, &[]),
         (|p| { status_file(p); p.keep_file = true; p.write_file = false }, &[]),
         (|p| { p.stonewall_wear_out = true; p.deadline_for_stonewalling_s = 5 }, &[]),
-        (|p| { hard(p); p.api = "MMAP".into() }, &[]),
-        (|p| { p.api = "MMAP".into(); p.fsync_per_write = true }, &[]),
+        (|p| { hard(p); api(p, "MMAP") }, &[]),
+        (|p| { api(p, "MMAP"); p.fsync_per_write = true }, &[]),
         (|p| { p.unique_dir = true; p.file_per_proc = true }, &[]),
         (|p| p.multi_file = true, &[]),
-        (|p| { p.api = "DUMMY".into(); p.dummy.delay_only_rank0 = true }, &[]),
+        (|p| { api(p, "DUMMY"); p.engine.set("dummy.delay-only-rank0", OptValue::Flag(true)) }, &[]),
         (|p| { p.write_file = false; p.fsync = true; p.fsync_per_write = true }, &["-e: ", "-Y: "]),
         (|p| { p.keep_file_with_error = true; p.quit_on_error = true }, &["-K ", "-q "]),
         (|p| { p.reorder_tasks_random_seed = 3; p.random_offset_seed = Some(1) }, &["-X ", "--random-offset-seed "]),

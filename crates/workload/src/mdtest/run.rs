@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, MdError> {
         if p.verify_read && !ctx.engine.caps().does_io {
             on(Event::Warning(format!(
                 "the {} engine moves no data: -X checks are skipped",
-                p.api
+                p.engine.api
             )));
         }
     }

@@ -3,6 +3,7 @@
 //! ignores an option. Every message names the options and says what would be right.
 
 use super::tree::{Shape, Tree};
+use engine::Workload;
 use plan::mdtest::MdtestParams;
 
 /// Checks `p` for `tasks` ranks. Ok carries the item layout and warnings (options that have no
@@ -84,12 +85,7 @@ pub fn validate(p: &MdtestParams, tasks: usize) -> Result<(Shape, Vec<String>), 
                 .into(),
         );
     }
-    if p.dummy != crate::ior::DummyOptions::default() && !p.api.eq_ignore_ascii_case("DUMMY") {
-        return Err(format!(
-            "--dummy.* options apply to -a DUMMY, not -a {}",
-            p.api
-        ));
-    }
+    engine::check(&p.engine, &Workload::Metadata)?;
     Ok((shape, warnings(p)))
 }
 
@@ -132,7 +128,12 @@ fn warnings(p: &MdtestParams) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::{EngineConfig, OptValue};
     use std::path::PathBuf;
+
+    fn delay_create(p: &mut MdtestParams, us: u64) {
+        p.engine.set("dummy.delay-create", OptValue::Number(us));
+    }
 
     type Edit = fn(&mut MdtestParams);
 
@@ -164,7 +165,7 @@ mod tests {
         (|p| p.verify_read = true, "-X (--verify-read) needs -e > 0"),
         (|p| { p.read_bytes = 10; p.write_bytes = 5 }, "-e 10 is more than -w 5"),
         (|p| { p.verify_read = true; p.read_bytes = 8; p.phases.create = false }, "-X without writing in the same run needs -G"),
-        (|p| p.dummy.delay_create_us = 5, "--dummy.* options apply to -a DUMMY, not -a POSIX"),
+        (|p| delay_create(p, 5), "--dummy.* options apply to -a DUMMY, not -a POSIX"),
     ];
 
     #[rustfmt::skip]
@@ -175,7 +176,7 @@ mod tests {
         (|p| { p.verify_read = true; p.read_bytes = 3901; p.write_bytes = 3901 }, &[]),
         (|p| { p.verify_read = true; p.read_bytes = 8; p.phases.create = false; p.seed = Some(7) }, &[]),
         (|p| { p.dirs = vec!["a".into(), "b".into()]; p.unique_dir = true }, &[]),
-        (|p| { p.api = "DUMMY".into(); p.dummy.delay_create_us = 10 }, &[]),
+        (|p| { p.engine = EngineConfig::new("DUMMY"); delay_create(p, 10) }, &[]),
         (|p| { p.stonewall_s = 2; p.files = false }, &["-W: "]),
         (|p| { p.status_file = Some("sw".into()) }, &["-x: "]),
         (|p| { p.sync_file = true; p.time_unique_dir_overhead = true }, &["-y: ", "-t "]),

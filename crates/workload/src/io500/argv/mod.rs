@@ -52,18 +52,8 @@ impl Command {
             "./pfind" => "find",
             _ => return None,
         };
-        let args: Vec<String> = v[1..].iter().map(|a| shell_quote(a)).collect();
+        let args: Vec<String> = v[1..].iter().map(|a| text::shell_quote(a)).collect();
         Some(format!("iogauge {tool} --tasks {ranks} {}", args.join(" ")))
-    }
-}
-
-/// `a` as one shell word: unchanged when plain, else in single quotes.
-pub fn shell_quote(a: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_./=:,+-@%".contains(c);
-    if !a.is_empty() && a.chars().all(plain) {
-        a.to_string()
-    } else {
-        format!("'{}'", a.replace('\'', "'\\''"))
     }
 }
 

@@ -125,24 +125,6 @@ pub(super) fn check_value(kind: Kind, value: &str) -> Result<String, &'static st
     }
 }
 
-/// The candidate nearest to `name` (case-insensitive edit distance), if it is close enough
-/// to be a plausible typo.
-pub(super) fn nearest<'a>(
-    name: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let lower = name.to_ascii_lowercase();
-    let (best, dist) = candidates
-        .map(|c| {
-            (
-                c,
-                strsim::damerau_levenshtein(&lower, &c.to_ascii_lowercase()),
-            )
-        })
-        .min_by_key(|&(_, d)| d)?;
-    (dist <= (name.len() / 3).max(2)).then_some(best)
-}
-
 /// Sections of earlier IO500 releases that HEAD rejects (reference §1.2: the optional IOR
 /// random phases of isc21 ... isc26_v2, removed by `2d57592`).
 const REMOVED_SECTIONS: &[&str] = &[
@@ -180,7 +162,7 @@ pub(super) fn unknown_section(name: &str) -> String {
              were removed from the IO500 (only [ior-rnd4K-easy-read] remains): delete this section"
         );
     }
-    match nearest(name, SECTIONS.iter().map(|s| s.name)) {
+    match text::suggest(name, SECTIONS.iter().map(|s| s.name)) {
         Some(s) => format!("unknown section [{name}]; did you mean [{s}]?"),
         None => {
             let all: Vec<&str> = SECTIONS.iter().map(|s| s.name).collect();
@@ -209,7 +191,7 @@ pub(super) fn unknown_key(section: usize, key: &str) -> String {
     {
         return format!("{head}; {why}");
     }
-    if let Some(k) = nearest(key, spec.keys.iter().map(|k| k.name)) {
+    if let Some(k) = text::suggest(key, spec.keys.iter().map(|k| k.name)) {
         return format!("{head}; did you mean '{k}'?");
     }
     if spec.keys.is_empty() {

@@ -1,0 +1,173 @@
+//! The hub of one run: the result document as it grows and the sinks that hear about it. Every
+//! workload reports through it, so the document and the events always agree: a phase reported
+//! here is in the document the next sink sees.
+
+use std::sync::{Mutex, MutexGuard};
+
+use crate::sink::{
+    Detail, Event, Fanout, IntervalSample, Notice, PhaseEnd, PhaseStart, RunEnd, Sink,
+};
+use crate::{PhaseResult, RunResult};
+
+pub struct Hub {
+    doc: RunResult,
+    sinks: Fanout,
+}
+
+impl Hub {
+    /// `doc` holds what is known before the run (workload, parameters, ranks, environment).
+    pub fn new(doc: RunResult, sinks: Fanout) -> Hub {
+        Hub { doc, sinks }
+    }
+
+    pub fn doc(&self) -> &RunResult {
+        &self.doc
+    }
+
+    /// For facts known only as the run goes (resolved seeds, summaries, IO500 scores).
+    pub fn doc_mut(&mut self) -> &mut RunResult {
+        &mut self.doc
+    }
+
+    pub fn start(&mut self) {
+        self.sinks.event(&Event::RunStart(&self.doc));
+    }
+
+    pub fn phase_start(&mut self, p: &PhaseStart) {
+        self.sinks.event(&Event::PhaseStart(p));
+    }
+
+    pub fn interval(&mut self, s: &IntervalSample) {
+        self.sinks.event(&Event::Interval(s));
+    }
+
+    /// Adds the phase to the document (its verification errors to the run's), then tells the
+    /// sinks.
+    pub fn phase_end(&mut self, result: PhaseResult, detail: Detail<'_>) {
+        self.doc.verification_errors += result.verification.as_ref().map_or(0, |v| v.errors);
+        self.doc.phases.push(result);
+        let result = self.doc.phases.last().expect("just pushed");
+        let end = PhaseEnd {
+            result,
+            detail,
+            run: &self.doc,
+        };
+        self.sinks.event(&Event::PhaseEnd(&end));
+    }
+
+    /// A warning for the document and the sinks.
+    pub fn warning(&mut self, text: &str) {
+        self.doc.warnings.push(text.to_string());
+        self.sinks.event(&Event::Notice(&Notice::Warning(text)));
+    }
+
+    /// Any other notice; warnings go through [`Hub::warning`].
+    pub fn notice(&mut self, n: &Notice<'_>) {
+        if let Notice::Warning(w) = n {
+            self.warning(w);
+        } else {
+            self.sinks.event(&Event::Notice(n));
+        }
+    }
+
+    /// Data errors found outside a timed phase (IOR's `-W` read-back).
+    pub fn add_verification_errors(&mut self, n: u64) {
+        self.doc.verification_errors += n;
+    }
+
+    /// Stamps the end time and exit code, keeps `failure` among the warnings, tells the sinks.
+    pub fn end(&mut self, exit_code: i32, failure: Option<&str>) {
+        if let Some(f) = failure {
+            self.doc.warnings.push(f.to_string());
+        }
+        self.doc.finish(exit_code);
+        let end = RunEnd {
+            run: &self.doc,
+            failure,
+        };
+        self.sinks.event(&Event::RunEnd(&end));
+    }
+
+    pub fn into_doc(self) -> RunResult {
+        self.doc
+    }
+}
+
+/// A hub shared by the ranks of a process and the live sampler. Rank 0 reports through it; the
+/// lock is taken between phases and by the sampler, never on the I/O path.
+pub struct SharedHub(Mutex<Hub>);
+
+impl SharedHub {
+    pub fn new(hub: Hub) -> SharedHub {
+        SharedHub(Mutex::new(hub))
+    }
+
+    /// The hub, even after a rank panicked while holding it (a sink's state is still usable).
+    pub fn lock(&self) -> MutexGuard<'_, Hub> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn into_inner(self) -> Hub {
+        self.0.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sink::Sink;
+    use crate::{Operation, Parameters};
+    use std::sync::Arc;
+
+    /// Records event kinds and what the document held at each.
+    struct Log(Arc<Mutex<Vec<String>>>);
+
+    impl Sink for Log {
+        fn event(&mut self, e: &Event<'_>) {
+            let line = match e {
+                Event::PhaseEnd(p) => {
+                    format!("phase-end {} {}", p.result.operation, p.run.phases.len())
+                }
+                Event::RunEnd(r) => format!("run-end {} {}", r.run.exit_code, r.run.warnings.len()),
+                other => other.kind().to_string(),
+            };
+            self.0.lock().unwrap().push(line);
+        }
+    }
+
+    #[test]
+    fn the_document_and_the_events_agree() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let doc = RunResult::new(Parameters::Ior(Default::default()), vec![], "x");
+        let mut hub = Hub::new(doc, Fanout::new(vec![Box::new(Log(log.clone()))]));
+        hub.start();
+        hub.phase_start(&PhaseStart {
+            operation: Operation::Write,
+            iteration: 0,
+            io500_phase: None,
+            ranks: 1,
+        });
+        let mut p = PhaseResult::new(Operation::Write, 0);
+        p.verification = Some(crate::Verification {
+            errors: 2,
+            ..Default::default()
+        });
+        hub.phase_end(p, Detail::External);
+        hub.warning("w");
+        hub.end(1, Some("rank 0 failed"));
+        assert_eq!(
+            *log.lock().unwrap(),
+            [
+                "run-start",
+                "phase-start",
+                "phase-end write 1",
+                "notice",
+                "run-end 1 2"
+            ]
+        );
+        let doc = hub.into_doc();
+        assert_eq!(doc.verification_errors, 2);
+        assert_eq!(doc.warnings, ["w", "rank 0 failed"]);
+        assert!(!doc.finished.is_empty());
+    }
+}

@@ -1,0 +1,131 @@
+//! What a phase did: one name per operation, shared by every workload, the result document,
+//! the store and the reports.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The operation a phase times. Serialized in kebab case (`"write"`, `"file-create"`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    /// IOR: transfers written.
+    Write,
+    /// IOR: transfers read.
+    Read,
+    DirCreate,
+    DirStat,
+    DirRename,
+    DirRemove,
+    FileCreate,
+    FileStat,
+    FileRead,
+    FileRemove,
+    /// mdtest: the directory tree made (rank 0's, or each rank's with `-u`).
+    TreeCreate,
+    TreeRemove,
+    /// A parallel find over a tree (entries examined).
+    Find,
+}
+
+impl Operation {
+    /// mdtest's timed phases in the order of its SUMMARY table.
+    pub const MDTEST: [Operation; 10] = [
+        Operation::DirCreate,
+        Operation::DirStat,
+        Operation::DirRename,
+        Operation::DirRemove,
+        Operation::FileCreate,
+        Operation::FileStat,
+        Operation::FileRead,
+        Operation::FileRemove,
+        Operation::TreeCreate,
+        Operation::TreeRemove,
+    ];
+
+    /// The name in results and messages (`"write"`, `"file-create"`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Operation::Write => "write",
+            Operation::Read => "read",
+            Operation::DirCreate => "dir-create",
+            Operation::DirStat => "dir-stat",
+            Operation::DirRename => "dir-rename",
+            Operation::DirRemove => "dir-remove",
+            Operation::FileCreate => "file-create",
+            Operation::FileStat => "file-stat",
+            Operation::FileRead => "file-read",
+            Operation::FileRemove => "file-remove",
+            Operation::TreeCreate => "tree-create",
+            Operation::TreeRemove => "tree-remove",
+            Operation::Find => "find",
+        }
+    }
+
+    /// mdtest's row label (`mdtest_test_name`); the label for the other operations.
+    pub fn title(self) -> &'static str {
+        match self {
+            Operation::DirCreate => "Directory creation",
+            Operation::DirStat => "Directory stat",
+            Operation::DirRename => "Directory rename",
+            Operation::DirRemove => "Directory removal",
+            Operation::FileCreate => "File creation",
+            Operation::FileStat => "File stat",
+            Operation::FileRead => "File read",
+            Operation::FileRemove => "File removal",
+            Operation::TreeCreate => "Tree creation",
+            Operation::TreeRemove => "Tree removal",
+            other => other.label(),
+        }
+    }
+
+    pub fn is_dir(self) -> bool {
+        matches!(
+            self,
+            Operation::DirCreate | Operation::DirStat | Operation::DirRename | Operation::DirRemove
+        )
+    }
+
+    pub fn is_file(self) -> bool {
+        matches!(
+            self,
+            Operation::FileCreate
+                | Operation::FileStat
+                | Operation::FileRead
+                | Operation::FileRemove
+        )
+    }
+
+    pub fn is_tree(self) -> bool {
+        matches!(self, Operation::TreeCreate | Operation::TreeRemove)
+    }
+}
+
+impl std::fmt::Display for Operation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_the_serialized_names() {
+        for op in Operation::MDTEST.into_iter().chain([
+            Operation::Write,
+            Operation::Read,
+            Operation::Find,
+        ]) {
+            let json = serde_json::to_string(&op).unwrap();
+            assert_eq!(json, format!("\"{}\"", op.label()));
+            assert_eq!(serde_json::from_str::<Operation>(&json).unwrap(), op);
+        }
+        assert_eq!(Operation::DirRename.title(), "Directory rename");
+        assert_eq!(Operation::Write.title(), "write");
+        assert!(Operation::TreeRemove.is_tree() && !Operation::TreeRemove.is_file());
+        assert!(Operation::FileRead.is_file() && Operation::DirStat.is_dir());
+    }
+}

@@ -1,0 +1,67 @@
+//! A run's `parameters`: the plan of its workload, typed per workload, plus what was resolved
+//! only when the run started. Serialized next to `"workload"`, which names the variant.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use plan::find::FindParams;
+use plan::io500::Io500Params;
+use plan::ior::IorParams;
+use plan::mdtest::MdtestParams;
+
+/// `"workload": "ior", "parameters": {...}` and so on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "workload", content = "parameters", rename_all = "lowercase")]
+pub enum Parameters {
+    Ior(IorParams),
+    Mdtest(MdtestParameters),
+    Find(FindParameters),
+    Io500(Io500Params),
+}
+
+impl Parameters {
+    /// The workload's name (`"ior"`, `"mdtest"`, `"find"`, `"io500"`).
+    pub fn workload(&self) -> &'static str {
+        match self {
+            Parameters::Ior(_) => "ior",
+            Parameters::Mdtest(_) => "mdtest",
+            Parameters::Find(_) => "find",
+            Parameters::Io500(_) => "io500",
+        }
+    }
+}
+
+/// An mdtest plan and the layout and seeds it resolved to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MdtestParameters {
+    #[serde(flatten)]
+    pub plan: MdtestParams,
+    pub resolved: MdtestResolved,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MdtestResolved {
+    /// Directories in one tree.
+    pub num_dirs: u64,
+    pub items_per_dir: u64,
+    /// Test directories each task works through (`-n` with `-I`).
+    pub directory_loops: u64,
+    /// Items per task as configured.
+    pub items_per_task: u64,
+    /// Items per task read from the stonewall status file (runs without a create phase).
+    pub items_per_task_from_status_file: Option<u64>,
+    /// `-N` after mdtest's tasks-per-node rule.
+    pub nstride: u64,
+    /// The data seed used (`-G`, or rank 0's clock): a later `-X` run needs it.
+    pub data_seed: Option<i64>,
+    /// Task 0's `-R` seed (each task adds its rank).
+    pub random_seed_task0: Option<u64>,
+}
+
+/// A find plan and the `-newer` reference's ctime second it compared against.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FindParameters {
+    #[serde(flatten)]
+    pub plan: FindParams,
+    pub newer_ctime: Option<i64>,
+}

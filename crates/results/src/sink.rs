@@ -1,0 +1,164 @@
+//! The sink seam: every run reports the same events, in the same order, to a fan-out of sinks.
+//! A new output (the store, a progress display, a metrics endpoint) is one new [`Sink`]; the
+//! workloads do not change.
+//!
+//! Order of one run: `RunStart`, then per phase `PhaseStart`, any number of `Interval`s and
+//! `PhaseEnd`, with `Notice`s in between wherever they happen, and `RunEnd` last (also after a
+//! failure: the phases that finished are in it). Events come from rank 0's process only; the
+//! other ranks of an MPI job report to rank 0 through the workload's own reductions.
+
+use crate::{find, ior, mdtest, Operation, PhaseResult, RunResult};
+
+/// An output of a run. Called with the hub's lock held, from rank 0's thread or the live
+/// sampler, never from the I/O path; a sink must not fail the run (report its own problems).
+pub trait Sink: Send {
+    fn event(&mut self, event: &Event<'_>);
+}
+
+/// What a run reports, as it happens.
+#[derive(Debug, Clone, Copy)]
+pub enum Event<'a> {
+    /// The run is about to start: the document holds the workload, its parameters, the ranks,
+    /// the environment and the warnings of the checks before the run.
+    RunStart(&'a RunResult),
+    PhaseStart(&'a PhaseStart),
+    /// A reading of the live counters while a phase runs.
+    Interval(&'a IntervalSample),
+    PhaseEnd(&'a PhaseEnd<'a>),
+    Notice(&'a Notice<'a>),
+    /// The run is over; the document is final (`finished`, `exit_code`, summaries).
+    RunEnd(&'a RunEnd<'a>),
+}
+
+impl Event<'_> {
+    /// The event's name in logs (`run-start`, `phase-end`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::RunStart(_) => "run-start",
+            Event::PhaseStart(_) => "phase-start",
+            Event::Interval(_) => "interval",
+            Event::PhaseEnd(_) => "phase-end",
+            Event::Notice(_) => "notice",
+            Event::RunEnd(_) => "run-end",
+        }
+    }
+}
+
+/// A timed phase begins (after its opening barrier).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseStart {
+    pub operation: Operation,
+    pub iteration: u32,
+    /// The IO500 phase it belongs to, in an IO500 run.
+    pub io500_phase: Option<String>,
+    /// Ranks taking part.
+    pub ranks: usize,
+}
+
+/// The live counters of this process's ranks, read while a phase runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntervalSample {
+    /// Seconds since the run started (monotonic).
+    pub elapsed_s: f64,
+    /// Totals of the current phase so far, over this process's ranks.
+    pub ops: u64,
+    pub bytes: u64,
+    pub errors: u64,
+    pub ranks_running: usize,
+    pub ranks_done: usize,
+    /// Operations per rank (this process's ranks, by local index): the slowest shows here.
+    pub rank_ops: Vec<u64>,
+}
+
+/// A phase is over; `result` is already part of `run.phases`.
+#[derive(Debug, Clone, Copy)]
+pub struct PhaseEnd<'a> {
+    pub result: &'a PhaseResult,
+    pub detail: Detail<'a>,
+    /// The document so far, this phase included.
+    pub run: &'a RunResult,
+}
+
+/// The workload's own view of a finished phase, for outputs in its native format.
+#[derive(Debug, Clone, Copy)]
+pub enum Detail<'a> {
+    Ior(&'a ior::PhaseOutcome),
+    Mdtest(&'a mdtest::PhaseOutcome),
+    Find(&'a find::FindOutcome),
+    /// A phase measured by another program (the IO500's external find script).
+    External,
+}
+
+/// Something that happened between or inside phases.
+#[derive(Debug, Clone, Copy)]
+pub enum Notice<'a> {
+    /// Something the user should know that belongs to no phase; also in `warnings`.
+    Warning(&'a str),
+    /// IOR: a repetition starts with this data signature.
+    IorRepetition { iteration: u32, seed: i64 },
+    /// IOR: the untimed `-W` read-back after a write.
+    IorCheck(&'a ior::CheckOutcome),
+    /// IOR: the files of a repetition were removed (barrier, unlink, barrier).
+    IorRemove { iteration: u32, time_s: f64 },
+    /// mdtest: the seeds are agreed and the run starts.
+    MdtestBegin {
+        data_seed: i64,
+        /// Task 0's `-R` seed.
+        random_seed: Option<u64>,
+        /// Items per task the phases after create use, when not the configured count.
+        items_from_status: Option<u64>,
+    },
+    /// mdtest: a stonewalled create agreed on its count (before the phase ends).
+    MdtestStonewall(&'a mdtest::StonewallOutcome),
+    /// The IO500's own text: result.txt, result_summary.txt and the console.
+    Io500(&'a Io500Text<'a>),
+}
+
+/// What the IO500 suite writes, in the order it writes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Io500Text<'a> {
+    /// A piece of result.txt.
+    Result(&'a str),
+    /// A piece of result_summary.txt, also shown on the console.
+    Summary(&'a str),
+    /// `; ERROR INVALID reason` in result.txt, `ERROR INVALID (context) reason` on the console.
+    Invalid { context: &'a str, reason: &'a str },
+    /// `; WARNING text` in result.txt, `WARNING text` on the console.
+    Warning(&'a str),
+}
+
+/// The run is over.
+#[derive(Debug, Clone, Copy)]
+pub struct RunEnd<'a> {
+    pub run: &'a RunResult,
+    /// Why the run stopped early, if it did.
+    pub failure: Option<&'a str>,
+}
+
+/// Several sinks as one, called in the order they were added.
+#[derive(Default)]
+pub struct Fanout {
+    sinks: Vec<Box<dyn Sink>>,
+}
+
+impl Fanout {
+    pub fn new(sinks: Vec<Box<dyn Sink>>) -> Fanout {
+        Fanout { sinks }
+    }
+
+    pub fn push(&mut self, sink: Box<dyn Sink>) {
+        self.sinks.push(sink);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sinks.is_empty()
+    }
+}
+
+impl Sink for Fanout {
+    fn event(&mut self, event: &Event<'_>) {
+        for s in &mut self.sinks {
+            s.event(event);
+        }
+    }
+}
