@@ -9,7 +9,10 @@ use serde::{Deserialize, Serialize};
 
 /// Largest latency kept apart: one hour in ns. Longer operations are counted as exactly this.
 pub const MAX_LATENCY_NS: u64 = 3_600_000_000_000;
-const SIGFIG: u8 = 3;
+/// Smallest latency kept apart: 1 ns. 0 is counted as this (a clock that did not advance).
+pub(crate) const LOWEST_NS: u64 = 1;
+/// Significant decimal digits kept for every latency.
+pub(crate) const SIGFIG: u8 = 3;
 /// Percentiles reported by [`LatencyHistogram::summary`].
 pub const SUMMARY_PERCENTILES: [f64; 5] = [50.0, 90.0, 99.0, 99.9, 99.99];
 
@@ -56,7 +59,7 @@ impl Default for HistogramSummary {
 impl LatencyHistogram {
     /// An empty histogram. Allocates its whole counts array here (about 256 KiB), once.
     pub fn new() -> Self {
-        let mut h = Histogram::new_with_bounds(1, MAX_LATENCY_NS, SIGFIG)
+        let mut h = Histogram::new_with_bounds(LOWEST_NS, MAX_LATENCY_NS, SIGFIG)
             .expect("constant bounds are valid");
         h.auto(false);
         Self { h }
@@ -66,7 +69,17 @@ impl LatencyHistogram {
     /// never allocates.
     #[inline]
     pub fn record(&mut self, ns: u64) {
-        self.h.saturating_record(ns.clamp(1, MAX_LATENCY_NS));
+        self.h
+            .saturating_record(ns.clamp(LOWEST_NS, MAX_LATENCY_NS));
+    }
+
+    /// Records `count` latencies of `ns` each, clamped as [`record`](Self::record). Counts
+    /// saturate at `u64::MAX`.
+    pub fn record_n(&mut self, ns: u64, count: u64) {
+        if count != 0 {
+            self.h
+                .saturating_record_n(ns.clamp(LOWEST_NS, MAX_LATENCY_NS), count);
+        }
     }
 
     /// Adds every count of `other` to `self`.
@@ -74,7 +87,7 @@ impl LatencyHistogram {
         if self.h.add(&other.h).is_err() {
             // Unreachable while all histograms share the bounds; saturate rather than drop counts.
             for v in other.h.iter_recorded() {
-                let value = v.value_iterated_to().clamp(1, MAX_LATENCY_NS);
+                let value = v.value_iterated_to().clamp(LOWEST_NS, MAX_LATENCY_NS);
                 self.h.saturating_record_n(value, v.count_at_value());
             }
         }
@@ -142,8 +155,9 @@ impl LatencyHistogram {
             .deserialize(&mut reader)
             .map_err(|e| format!("cannot decode latency histogram: {e}"))?;
         let mut out = Self::new();
-        let same_layout =
-            decoded.low() == 1 && decoded.high() == MAX_LATENCY_NS && decoded.sigfig() == SIGFIG;
+        let same_layout = decoded.low() == LOWEST_NS
+            && decoded.high() == MAX_LATENCY_NS
+            && decoded.sigfig() == SIGFIG;
         if same_layout {
             out.h = decoded;
             out.h.auto(false);

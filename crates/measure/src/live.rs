@@ -1,0 +1,253 @@
+//! Live counters: what every rank of this process has done so far in its current phase,
+//! readable by another thread (a progress display, a metrics exporter) while the phase runs.
+//!
+//! A [`LiveBoard`] has one slot per local rank and is shared through `Arc`. A rank's
+//! [`Recorder`](crate::Recorder) allocates its phase's counters before the timed window and
+//! publishes them in its slot ([`LiveBoard::recorder`]); from then on the rank writes them with
+//! Relaxed stores and the reader loads them with Relaxed loads. The slot's mutex is taken only to
+//! publish (phase start) and by a reader to clone the `Arc` it holds, never per operation, so the
+//! I/O path neither locks nor waits for a reader.
+//!
+//! Readings are not a consistent cut: ops, bytes and each histogram bucket are read one after
+//! another while the rank goes on. Each value only grows during a phase (a reader never sees a
+//! count go back), and once the rank has finished they are exact.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::atomic_histogram::AtomicHistogram;
+use crate::histogram::LatencyHistogram;
+use crate::recorder::Recorder;
+
+/// Where a rank is in its phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RankState {
+    /// No phase yet, or the phase's recorder is made but not started.
+    Idle,
+    /// Between [`Recorder::start`] and the end of the recorder.
+    Running,
+    /// The recorder finished (or was dropped, as on an error); its counters stay readable until
+    /// the rank's next phase publishes new ones.
+    Done,
+}
+
+impl RankState {
+    fn from_u8(v: u8) -> Self {
+        match v {
+            1 => RankState::Running,
+            2 => RankState::Done,
+            _ => RankState::Idle,
+        }
+    }
+}
+
+/// The counters of one rank's phase. Aligned to 128 bytes (two cache lines, the unit adjacent-line
+/// prefetchers move) so that ranks' counters never share a line.
+#[repr(align(128))]
+#[derive(Debug)]
+pub(crate) struct PhaseCounters {
+    pub(crate) ops: AtomicU64,
+    pub(crate) bytes: AtomicU64,
+    pub(crate) errors: AtomicU64,
+    state: AtomicU8,
+    /// One histogram per operation kind the phase declared.
+    pub(crate) latency: Box<[AtomicHistogram]>,
+}
+
+impl PhaseCounters {
+    pub(crate) fn new(kinds: usize) -> Self {
+        Self {
+            ops: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            state: AtomicU8::new(RankState::Idle as u8),
+            latency: (0..kinds).map(|_| AtomicHistogram::new()).collect(),
+        }
+    }
+
+    pub(crate) fn set_state(&self, s: RankState) {
+        self.state.store(s as u8, Relaxed);
+    }
+
+    fn read(&self, with_latency: bool) -> RankLive {
+        RankLive {
+            state: RankState::from_u8(self.state.load(Relaxed)),
+            kinds: self.latency.len(),
+            ops: self.ops.load(Relaxed),
+            bytes: self.bytes.load(Relaxed),
+            errors: self.errors.load(Relaxed),
+            latency: if with_latency {
+                self.latency.iter().map(AtomicHistogram::snapshot).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+/// One rank as a reader saw it.
+#[derive(Clone, Debug)]
+pub struct RankLive {
+    pub state: RankState,
+    /// Operation kinds the phase declared (0 before the rank's first phase).
+    pub kinds: usize,
+    pub ops: u64,
+    pub bytes: u64,
+    pub errors: u64,
+    /// Per kind, when the snapshot was taken with latencies; empty otherwise.
+    pub latency: Vec<LatencyHistogram>,
+}
+
+/// Every rank of the board at (about) one moment, with totals.
+#[derive(Clone, Debug, Default)]
+pub struct LiveSnapshot {
+    /// By slot (local rank index).
+    pub ranks: Vec<RankLive>,
+    pub ops: u64,
+    pub bytes: u64,
+    pub errors: u64,
+    /// Ranks in [`RankState::Running`] and in [`RankState::Done`].
+    pub running: usize,
+    pub done: usize,
+    /// Per kind, all ranks merged, when taken with latencies; empty otherwise.
+    pub latency: Vec<LatencyHistogram>,
+}
+
+/// The live counters of this process's ranks; share it through `Arc`.
+#[derive(Debug)]
+pub struct LiveBoard {
+    slots: Box<[Mutex<Option<Arc<PhaseCounters>>>]>,
+}
+
+impl LiveBoard {
+    /// A board for `ranks` local ranks, all idle.
+    pub fn new(ranks: usize) -> Self {
+        Self {
+            slots: (0..ranks).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
+    /// Number of slots.
+    pub fn ranks(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Makes the recorder of local rank `slot`'s next phase (see [`Recorder::new`]) and publishes
+    /// its counters in the slot, replacing the previous phase's. Call it before the timed window:
+    /// it allocates. One recorder per slot at a time; a second one takes the slot over.
+    ///
+    /// Panics if `slot >= self.ranks()`.
+    pub fn recorder(&self, slot: usize, kinds: usize, interval_ns: u64) -> Recorder {
+        let rec = Recorder::new(kinds, interval_ns);
+        *lock(&self.slots[slot]) = Some(Arc::clone(rec.counters()));
+        rec
+    }
+
+    /// Makes every slot idle (for example between two runs sharing a board).
+    pub fn clear(&self) {
+        for s in self.slots.iter() {
+            *lock(s) = None;
+        }
+    }
+
+    /// Counters and states of every rank, without latencies: cheap, for frequent polling.
+    pub fn snapshot(&self) -> LiveSnapshot {
+        self.read(false)
+    }
+
+    /// As [`snapshot`](Self::snapshot), plus each rank's latency histograms and their merge per
+    /// kind. Scans every histogram and allocates: for occasional reads.
+    pub fn snapshot_with_latency(&self) -> LiveSnapshot {
+        self.read(true)
+    }
+
+    fn read(&self, with_latency: bool) -> LiveSnapshot {
+        let mut snap = LiveSnapshot::default();
+        for slot in self.slots.iter() {
+            // Hold the lock only to clone the Arc: the counters are read without it.
+            let phase = lock(slot).clone();
+            let rank = match phase {
+                Some(p) => p.read(with_latency),
+                None => RankLive {
+                    state: RankState::Idle,
+                    kinds: 0,
+                    ops: 0,
+                    bytes: 0,
+                    errors: 0,
+                    latency: Vec::new(),
+                },
+            };
+            snap.ops = snap.ops.wrapping_add(rank.ops);
+            snap.bytes = snap.bytes.wrapping_add(rank.bytes);
+            snap.errors = snap.errors.wrapping_add(rank.errors);
+            match rank.state {
+                RankState::Running => snap.running += 1,
+                RankState::Done => snap.done += 1,
+                RankState::Idle => {}
+            }
+            for (k, h) in rank.latency.iter().enumerate() {
+                if snap.latency.len() <= k {
+                    snap.latency.push(LatencyHistogram::new());
+                }
+                snap.latency[k].merge(h);
+            }
+            snap.ranks.push(rank);
+        }
+        snap
+    }
+}
+
+/// The slot holds only an `Option<Arc>`, which a panic cannot leave half-written.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_board() {
+        let board = LiveBoard::new(3);
+        let s = board.snapshot();
+        assert_eq!(board.ranks(), 3);
+        assert_eq!(s.ranks.len(), 3);
+        assert!(s
+            .ranks
+            .iter()
+            .all(|r| r.state == RankState::Idle && r.kinds == 0));
+        assert_eq!(
+            (s.ops, s.bytes, s.errors, s.running, s.done),
+            (0, 0, 0, 0, 0)
+        );
+        assert!(board.snapshot_with_latency().latency.is_empty());
+    }
+
+    #[test]
+    fn states_follow_the_recorder() {
+        let board = LiveBoard::new(2);
+        let mut rec = board.recorder(1, 2, 1_000);
+        assert_eq!(board.snapshot().ranks[1].state, RankState::Idle);
+        assert_eq!(board.snapshot().ranks[1].kinds, 2);
+        rec.start(100);
+        rec.record_at(0, 150, 10);
+        rec.record_at(1, 400, 20);
+        rec.error();
+        let s = board.snapshot_with_latency();
+        assert_eq!((s.running, s.done), (1, 0));
+        assert_eq!((s.ops, s.bytes, s.errors), (2, 30, 1));
+        assert_eq!(s.latency.len(), 2);
+        assert_eq!(s.latency[0].count(), 1);
+        assert_eq!(s.latency[1].max(), 250);
+        assert!(s.ranks[0].latency.is_empty());
+        drop(rec); // as on an error path: the slot still ends Done
+        let s = board.snapshot();
+        assert_eq!((s.running, s.done, s.ops), (0, 1, 2));
+        // The next phase replaces the counters.
+        let _next = board.recorder(1, 1, 1_000);
+        let s = board.snapshot();
+        assert_eq!((s.running, s.done, s.ops), (0, 0, 0));
+        board.clear();
+        assert_eq!(board.snapshot().ranks[1].kinds, 0);
+    }
+}

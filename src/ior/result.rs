@@ -1,3 +1,0 @@
-//! IOR outcomes into the result model: moved to `results::ior`.
-
-pub use results::ior::{phase_result, summaries, verification};
