@@ -38,6 +38,10 @@ pub struct Cli {
     /// Testing aid: pretend the ranks run on K nodes (block placement), like IOR_FAKE_NODES
     #[arg(long, value_name = "K")]
     pub fake_nodes: Option<usize>,
+    /// Write every event of the run (start, phases, live samples, notices, end) as one JSON
+    /// line to PATH: a log for debugging
+    #[arg(long, value_name = "PATH")]
+    pub events: Option<std::path::PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }

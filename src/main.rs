@@ -11,6 +11,7 @@ mod ior;
 mod launcher;
 mod mdtest;
 mod outputs;
+mod sinks;
 mod world;
 
 use std::process::ExitCode;
@@ -45,16 +46,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let global = world::RankSetup {
-        tasks: cli.tasks,
-        fake_nodes: cli.fake_nodes,
-        round_robin: false,
+    let global = world::Global {
+        setup: world::RankSetup {
+            tasks: cli.tasks,
+            fake_nodes: cli.fake_nodes,
+            round_robin: false,
+        },
+        events: cli.events,
     };
     let code = match cli.command {
-        cli::Command::Ior { args } => ior::main(&args, global),
-        cli::Command::Mdtest { args } => mdtest::main(&args, global),
-        cli::Command::Find { args } => find::main(&args, global),
-        cli::Command::Io500 { args } => io500::main(&args, global),
+        cli::Command::Ior { args } => ior::main(&args, &global),
+        cli::Command::Mdtest { args } => mdtest::main(&args, &global),
+        cli::Command::Find { args } => find::main(&args, &global),
+        cli::Command::Io500 { args } => io500::main(&args, &global),
     };
     #[cfg(feature = "mpi")]
     if let Some(mpi) = mpi {

@@ -2,19 +2,14 @@
 //!
 //! Thread ranks are the default. In a build with the `mpi` feature, `main` starts MPI when a
 //! launcher started the process (or with `--mpi`) and records the world here; from then on
-//! [`run`] runs each workload on MPI ranks instead, [`is_root`] tells the process that prints
-//! and writes results, and [`RankSetup`] takes its rank count and node map from MPI.
+//! [`RankSetup::into_ranks`] gives the workloads MPI ranks instead, [`is_root`] tells the
+//! process that prints and writes results, and [`RankSetup`] takes its rank count and node map
+//! from MPI.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use exec::threads::{self, RankOutcome};
-use exec::{Comm, NodeMap, Placement};
+use exec::{NodeMap, Placement};
 
 #[cfg(feature = "mpi")]
 static MPI_WORLD: std::sync::OnceLock<exec::mpi::MpiWorld> = std::sync::OnceLock::new();
-
-/// Rank 0 of an MPI job failed; `main` must end the job once rank 0 has saved its results.
-static ROOT_FAILED: AtomicBool = AtomicBool::new(false);
 
 /// Makes every later [`run`] use MPI ranks.
 #[cfg(feature = "mpi")]
@@ -71,7 +66,7 @@ pub fn launcher_name() -> &'static str {
 /// Ends the MPI job with `code` if rank 0 failed in a run: the other ranks may be waiting
 /// for it in a collective. Call once rank 0 has saved its results. No-op otherwise.
 pub fn abort_if_root_failed(code: i32) {
-    if !ROOT_FAILED.load(Ordering::Acquire) {
+    if !exec::root_failed() {
         return;
     }
     #[cfg(not(feature = "mpi"))]
@@ -84,24 +79,13 @@ pub fn abort_if_root_failed(code: i32) {
     }
 }
 
-/// Runs `body` on every rank of `setup` and returns the outcomes of this process's ranks, by
-/// rank: all of them with thread ranks; under MPI only this process's own (none if it is not
-/// among the job's ranks). A rank other than 0 that fails under MPI ends the job itself.
-pub fn run<T, E, F>(setup: &RankSetup, body: F) -> Vec<RankOutcome<T, E>>
-where
-    T: Send,
-    E: Send + std::fmt::Display,
-    F: Fn(&dyn Comm) -> Result<T, E> + Sync,
-{
-    #[cfg(feature = "mpi")]
-    if let Some(w) = mpi_world() {
-        let out = w.run(setup.ranks(), setup.node_map(), |c| body(c));
-        if out.iter().any(Result::is_err) {
-            ROOT_FAILED.store(true, Ordering::Release);
-        }
-        return out;
-    }
-    threads::run(setup.ranks(), setup.node_map(), |c| body(&c))
+/// The options given before the command, for every command.
+#[derive(Debug, Clone, Default)]
+pub struct Global {
+    /// `--tasks`, `--fake-nodes`.
+    pub setup: RankSetup,
+    /// `--events PATH`: the event log.
+    pub events: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -142,6 +126,15 @@ impl RankSetup {
         }
     }
 
+    /// The ranks themselves, for a workload's `run`.
+    pub fn into_ranks(self) -> exec::Ranks {
+        #[cfg(feature = "mpi")]
+        if let Some(w) = mpi_world() {
+            return exec::Ranks::mpi(w.clone(), self.node_map());
+        }
+        exec::Ranks::threads(self.node_map())
+    }
+
     /// The result document's `ranks` block.
     pub fn result_ranks(&self) -> results::Ranks {
         let m = self.node_map();
@@ -179,14 +172,6 @@ impl RankSetup {
             _ => Ok(()),
         }
     }
-}
-
-/// Rank 0's `value` on every rank of a job: for facts each process read on its own (a
-/// stonewall status file) that must be the same everywhere.
-pub fn rank0_value(comm: &dyn Comm, value: Option<u64>) -> Result<Option<u64>, exec::CommError> {
-    const NONE: u64 = u64::MAX;
-    let v = comm.broadcast_u64(value.unwrap_or(NONE), 0)?;
-    Ok((v != NONE).then_some(v))
 }
 
 /// What a rank other than 0 would have printed when it stopped before the run.

@@ -3,21 +3,13 @@
 
 use std::path::PathBuf;
 
-use workload::find::{parse_size, NamePattern, Query, DEFAULT_QUEUE_LENGTH, MIN_QUEUE_LENGTH};
+use workload::find::{parse_size, FindParams, NamePattern, MIN_QUEUE_LENGTH};
 
 /// A parsed `iogauge find` command line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FindCommand {
-    pub paths: Vec<PathBuf>,
-    pub query: Query,
-    /// `-C`: count only, list nothing.
-    pub count_only: bool,
-    /// `-N`: steal from the previous rank half of the time (pfind's `-N`).
-    pub steal_next: bool,
-    /// `-P`: one result line per rank.
-    pub per_rank: bool,
-    /// `-q N`: per-rank queue capacity before directories spill (pfind's queue length).
-    pub queue_length: usize,
+    /// The paths, predicates and pfind options.
+    pub params: FindParams,
     pub tasks: Option<usize>,
     pub json: Option<PathBuf>,
     pub help: bool,
@@ -114,17 +106,7 @@ fn inline_value<'a>(arg: &'a str, name: &str) -> Option<&'a str> {
 }
 
 pub fn parse(args: &[String]) -> Result<FindCommand, String> {
-    let mut cmd = FindCommand {
-        paths: Vec::new(),
-        query: Query::default(),
-        count_only: false,
-        steal_next: false,
-        per_rank: false,
-        queue_length: DEFAULT_QUEUE_LENGTH,
-        tasks: None,
-        json: None,
-        help: false,
-    };
+    let mut cmd = FindCommand::default();
     let mut saw_predicate = false;
     let mut it = args.iter().map(String::as_str);
     while let Some(arg) = it.next() {
@@ -138,31 +120,30 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
         };
         match arg {
             "-h" | "--help" => cmd.help = true,
-            "-C" => cmd.count_only = true,
-            "-N" => cmd.steal_next = true,
-            "-P" => cmd.per_rank = true,
+            "-C" => cmd.params.count_only = true,
+            "-N" => cmd.params.steal_next = true,
+            "-P" => cmd.params.per_rank = true,
             "-newer" | "-size" | "-name" => {
                 saw_predicate = true;
                 let twice = || usage(format!("{arg} is given twice; give each predicate once"));
                 match arg {
                     "-newer" => {
                         let v = value(arg, "a reference file, e.g. -newer /results/timestampfile")?;
-                        if cmd.query.newer.replace(v.into()).is_some() {
+                        if cmd.params.newer.replace(v.into()).is_some() {
                             return Err(twice());
                         }
                     }
                     "-size" => {
                         let v = value(arg, "a size in bytes, e.g. -size 3901c")?;
                         let n = parse_size(&v).map_err(usage)?;
-                        if cmd.query.size.replace(n).is_some() {
+                        if cmd.params.size.replace(n).is_some() {
                             return Err(twice());
                         }
                     }
                     _ => {
                         let v = value(arg, "a pattern, e.g. -name '*01*'")?;
-                        let p =
-                            NamePattern::parse(&v).map_err(|e| usage(format!("-name {v}: {e}")))?;
-                        if cmd.query.name.replace(p).is_some() {
+                        NamePattern::parse(&v).map_err(|e| usage(format!("-name {v}: {e}")))?;
+                        if cmd.params.name.replace(v).is_some() {
                             return Err(twice());
                         }
                     }
@@ -183,7 +164,7 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
                         "-q {n}: the queue must hold at least {MIN_QUEUE_LENGTH} directories (as in pfind)"
                     )));
                 }
-                cmd.queue_length = n;
+                cmd.params.queue_length = n;
             }
             a if a == "-D" || a.starts_with("-D=") || a == "-Drates" => {
                 let v = value("-D", "rates")?;
@@ -221,11 +202,11 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
                          unquoted pattern, quote it: -name '*01*')"
                     )));
                 }
-                cmd.paths.push(path.into());
+                cmd.params.paths.push(path.into());
             }
         }
     }
-    if cmd.paths.is_empty() && !cmd.help {
+    if cmd.params.paths.is_empty() && !cmd.help {
         return Err(usage(
             "no path given; usage: iogauge find [OPTIONS] PATH... [-newer FILE] [-size Nc] [-name GLOB]",
         ));
@@ -249,21 +230,26 @@ mod tests {
     #[test]
     fn io500_command_line() {
         let c = p("/data -newer /r/timestampfile -size 3901c -name *01* -C -q 10000").unwrap();
-        assert_eq!(c.paths, [PathBuf::from("/data")]);
-        assert_eq!(c.query.newer, Some("/r/timestampfile".into()));
-        assert_eq!(c.query.size, Some(3901));
-        assert_eq!(c.query.name.as_ref().map(|n| n.as_str()), Some("*01*"));
-        assert!(c.count_only && !c.steal_next && !c.per_rank);
-        assert_eq!(c.queue_length, 10000);
+        let f = &c.params;
+        assert_eq!(f.paths, [PathBuf::from("/data")]);
+        assert_eq!(f.newer, Some("/r/timestampfile".into()));
+        assert_eq!(f.size, Some(3901));
+        assert_eq!(f.name.as_deref(), Some("*01*"));
+        assert!(f.count_only && !f.steal_next && !f.per_rank);
+        assert_eq!(f.queue_length, 10000);
         let c = p("--tasks 4 -N a b -P -q=20 --json=x.json").unwrap();
+        let f = &c.params;
         assert_eq!(
-            (c.tasks, c.steal_next, c.per_rank, c.queue_length),
+            (c.tasks, f.steal_next, f.per_rank, f.queue_length),
             (Some(4), true, true, 20)
         );
-        assert_eq!(c.paths, [PathBuf::from("a"), "b".into()]);
+        assert_eq!(f.paths, [PathBuf::from("a"), "b".into()]);
         assert_eq!(c.json, Some("x.json".into()));
-        assert_eq!(p("d -q50 -D rates").unwrap().queue_length, 50);
-        assert_eq!(p("d").unwrap().queue_length, DEFAULT_QUEUE_LENGTH);
+        assert_eq!(p("d -q50 -D rates").unwrap().params.queue_length, 50);
+        assert_eq!(
+            p("d").unwrap().params.queue_length,
+            workload::find::DEFAULT_QUEUE_LENGTH
+        );
         assert!(p("--help").unwrap().help);
     }
 

@@ -5,23 +5,25 @@
 mod cli;
 pub mod driver;
 pub mod quick;
+mod result_dir;
 
 use std::path::{Path, PathBuf};
 
 use plan::io500::Io500Params;
-use results::io500::Io500Score;
-use results::RunResult;
+use results::{RunResult, Sink};
 use workload::io500::clock::local_now;
 use workload::io500::config::{template, template_mandatory, Config, SECTIONS};
-use workload::io500::format::{cf, pair};
+use workload::io500::format::pair;
 use workload::io500::layout::Layout;
 use workload::io500::run::{self, Outcome, Settings};
 use workload::io500::seeds::{check_timestamp, TIMESTAMP_FORMAT};
 use workload::io500::{hash, validity};
+use workload::session::Session;
 
-use crate::world::RankSetup;
+use crate::world::{Global, RankSetup};
 use cli::{Io500Command, HELP};
 use driver::{environment_of, follow, Io500Driver};
+use result_dir::ResultDir;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -42,7 +44,7 @@ fn load(path: &Path) -> Result<Config, String> {
 }
 
 /// Under MPI rank 0 runs the suite and the other ranks follow its orders (`follow`).
-pub fn main(args: &[String], global: RankSetup) -> u8 {
+pub fn main(args: &[String], global: &Global) -> u8 {
     if !crate::world::is_root() {
         return follow::follow();
     }
@@ -51,7 +53,7 @@ pub fn main(args: &[String], global: RankSetup) -> u8 {
     code
 }
 
-fn lead(args: &[String], global: RankSetup) -> u8 {
+fn lead(args: &[String], global: &Global) -> u8 {
     let cmd = match cli::parse(args) {
         Ok(c) => c,
         Err(e) => return usage(e),
@@ -64,7 +66,7 @@ fn lead(args: &[String], global: RankSetup) -> u8 {
         return verify(&cmd, result);
     }
     // Thread ranks default to one per CPU, MPI ranks to the whole job.
-    let ranks = cmd.tasks.or(global.tasks).unwrap_or_else(|| {
+    let ranks = cmd.tasks.or(global.setup.tasks).unwrap_or_else(|| {
         if crate::world::is_mpi() {
             RankSetup::default().ranks()
         } else {
@@ -144,12 +146,12 @@ fn lead(args: &[String], global: RankSetup) -> u8 {
     execute(&cmd, settings, global)
 }
 
-fn execute(cmd: &Io500Command, s: Settings, global: RankSetup) -> u8 {
+fn execute(cmd: &Io500Command, s: Settings, global: &Global) -> u8 {
     let layout = Layout::resolve(&s.config, &s.timestamp);
     // `--fake-nodes K` (global) lets -C -Q shift reads to another pretend node.
     let setup = RankSetup {
         tasks: Some(s.ranks),
-        fake_nodes: global.fake_nodes,
+        fake_nodes: global.setup.fake_nodes,
         round_robin: false,
     };
     if let Err(e) = setup.check() {
@@ -160,11 +162,11 @@ fn execute(cmd: &Io500Command, s: Settings, global: RankSetup) -> u8 {
     doc.environment = environment_of(&layout.data);
     doc.ranks = setup.result_ranks();
     doc.io500 = Some(Default::default());
-    let mut driver = Io500Driver::new(setup, doc, Vec::new());
-    if let Err(e) = run::check(&s, &mut driver) {
-        return usage(e);
-    }
-    let doc = &mut driver.doc;
+    let mut driver = Io500Driver::new(setup);
+    let prepared = match run::check(&s, &mut driver) {
+        Ok(p) => p,
+        Err(e) => return usage(e),
+    };
     let mut json = Vec::new();
     if !s.dry_run && !s.cleanup_only {
         json.push(layout.result_path("result.json"));
@@ -191,13 +193,16 @@ fn execute(cmd: &Io500Command, s: Settings, global: RankSetup) -> u8 {
              every phase scores 0 and the run is INVALID, as in the IO500.\n"
         );
     }
-    driver.json = json;
-    let mut stdout = std::io::stdout();
-    let outcome = match run::run(&s, &mut driver, &mut stdout) {
+    let writes = !s.dry_run && !s.cleanup_only;
+    let result_dir = PathBuf::from(&layout.result);
+    let dir = ResultDir::new(writes.then_some(result_dir.as_path()), s.dry_run);
+    let own: Vec<Box<dyn Sink>> = vec![Box::new(dir)];
+    let session = Session::new(doc, crate::sinks::choose(own, json.clone(), global));
+    let outcome = match run::run(&s, &prepared, &mut driver, &session) {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
-    finish(cmd, &s, &mut driver, &outcome)
+    finish(cmd, &s, &session, &outcome, &json)
 }
 
 /// The resolved configuration and run facts, as the document's `parameters`.
@@ -232,41 +237,25 @@ fn parameters(s: &Settings, layout: &Layout, quick: bool) -> Io500Params {
     }
 }
 
-fn finish(cmd: &Io500Command, s: &Settings, driver: &mut Io500Driver, o: &Outcome) -> u8 {
+fn finish(
+    cmd: &Io500Command,
+    s: &Settings,
+    session: &Session,
+    o: &Outcome,
+    json: &[PathBuf],
+) -> u8 {
     for w in &o.cleanup_warnings {
         eprintln!("iogauge io500: warning: {w}");
     }
-    let mut failed = false;
     for (phase, e) in o.failures() {
         eprintln!("iogauge io500: {phase} failed: {e}");
-        failed = true;
     }
-    let errors = driver.doc.verification_errors;
+    let doc = session.hub().doc().clone();
+    let errors = doc.verification_errors;
     if errors > 0 {
         eprintln!("iogauge io500: data verification failed: {errors} error(s)");
     }
-    let code = u8::from(failed || errors > 0);
-    let doc = &mut driver.doc;
-    let agg = |sc: &workload::io500::score::Scores, valid: bool, hash: u32| Io500Score {
-        bandwidth_gib_s: sc.bw,
-        iops_kiops: sc.md,
-        total: sc.total,
-        valid,
-        hash: format!("{hash:X}"),
-        text: [cf(sc.bw), cf(sc.md), cf(sc.total)],
-    };
-    let io500 = doc.io500.get_or_insert_with(Default::default);
-    io500.score = Some(agg(&o.scores, o.validity.run, o.hash));
-    io500.scorex = o
-        .extended
-        .as_ref()
-        .map(|(x, hx)| agg(x, o.validity.extended, *hx));
-    io500.run_invalid = o.run_invalid.clone();
-    doc.warnings
-        .extend(o.run_invalid.iter().map(|r| format!("INVALID run: {r}")));
-    doc.warnings.extend(o.cleanup_warnings.iter().cloned());
-    doc.finish(i32::from(code));
-    driver.save();
+    let code = doc.exit_code as u8;
     if s.dry_run {
         return code;
     }
@@ -284,7 +273,7 @@ fn finish(cmd: &Io500Command, s: &Settings, driver: &mut Io500Driver, o: &Outcom
             validity::stonewall_setting(quick::STONEWALL_S as i64, 300).unwrap_or_default()
         );
     }
-    for j in &driver.json {
+    for j in json {
         println!("The result document (JSON): {}", j.display());
     }
     println!(

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use measure::LatencyHistogram;
 
-use crate::model::{PhaseResult, PhaseTimes, RankTimes};
+use crate::model::{MinMaxMean, OperationSummary, PhaseResult, PhaseTimes, RankTimes};
 use crate::Operation;
 
 /// Per-rank stealing figures.
@@ -222,4 +222,18 @@ pub fn phase_result(o: &FindOutcome) -> PhaseResult {
         .collect();
     p.counters = counters(&o.total);
     p
+}
+
+/// The document's one summary of a find: its rate.
+pub fn summaries(o: &FindOutcome) -> Vec<OperationSummary> {
+    let p = phase_result(o);
+    vec![OperationSummary {
+        operation: Operation::Find,
+        bw_mib_s: Default::default(),
+        ops_per_s: MinMaxMean::population(&[p.iops]),
+        mean_time_s: p.times.total_s,
+        iterations: 1,
+        stonewall_time_s: None,
+        stonewall_mib_s: None,
+    }]
 }

@@ -10,3 +10,4 @@ pub mod io500;
 pub mod ior;
 pub mod mdtest;
 pub mod rng;
+pub mod session;

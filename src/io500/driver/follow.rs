@@ -1,22 +1,22 @@
 //! The IO500 under MPI: rank 0 runs the suite (config, directories, result files, scores,
-//! clean-up) as with thread ranks, and before each phase tells the other ranks which tool to
-//! run with which argv; they take part in that phase's workload and nothing else. One
+//! clean-up) as with thread ranks, and before each phase tells the other ranks the phase's plan
+//! (parsed once on rank 0); they take part in that phase's workload and nothing else. One
 //! broadcast per phase keeps every rank in step without each re-deriving IO500 decisions
 //! (timestamps, skipped phases, clean-up) that only rank 0 can make consistently.
 
 use serde::{Deserialize, Serialize};
-use workload::io500::phases::PHASES;
+use workload::io500::phases;
+use workload::io500::plan::PhasePlan;
 
 use crate::world::{self, RankSetup};
 
 /// What rank 0 tells the other ranks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Order {
-    /// Take part in `phase`: its tool with `args` on the first `ranks` ranks.
+    /// Take part in `phase`: its plan on the first `ranks` ranks.
     Run {
         phase: String,
-        tool: String,
-        args: Vec<String>,
+        plan: Box<PhasePlan>,
         ranks: usize,
         fake_nodes: Option<usize>,
     },
@@ -47,8 +47,7 @@ pub fn follow() -> u8 {
             Order::Done { code } => return code,
             Order::Run {
                 phase,
-                tool,
-                args,
+                plan,
                 ranks,
                 fake_nodes,
             } => {
@@ -58,25 +57,11 @@ pub fn follow() -> u8 {
                     round_robin: false,
                 };
                 // The outcome is rank 0's to report; a failure here has ended the job already.
-                let _ = take_part(&phase, &tool, &args, &setup);
+                if let Some(p) = phases::by_name(&phase) {
+                    let _ = super::run_plan(p, &plan, &setup, None);
+                }
             }
         }
-    }
-}
-
-fn take_part(phase: &str, tool: &str, args: &[String], setup: &RankSetup) -> Result<(), String> {
-    let nowhere = std::path::Path::new("/dev/null");
-    match tool {
-        "ior" => super::ior::run(args, setup, nowhere, "").map(drop),
-        "mdtest" => {
-            let p = PHASES
-                .iter()
-                .find(|p| p.name == phase)
-                .ok_or_else(|| format!("unknown phase {phase}"))?;
-            super::mdtest::run(p, args, setup, nowhere).map(drop)
-        }
-        "find" => super::find::run(args, setup, nowhere, nowhere).map(drop),
-        _ => Ok(()),
     }
 }
 
@@ -95,8 +80,7 @@ mod tests {
     fn orders_survive_the_wire() {
         let o = Order::Run {
             phase: "ior-easy-write".into(),
-            tool: "ior".into(),
-            args: vec!["-w".into(), "-t".into(), "2m".into()],
+            plan: Box::new(PhasePlan::Ior(Default::default())),
             ranks: 4,
             fake_nodes: Some(2),
         };

@@ -1,84 +1,73 @@
 //! Runs the IO500's phases for `iogauge io500`: the [`Driver`] that parses each phase's IO500
-//! argv with the `iogauge ior` / `mdtest` / `find` parsers (one source of truth for what the
-//! argv means), runs the workload on the thread ranks, writes the phase's text output and
-//! per-rank CSV to the result directory, and keeps iogauge's result document up to date.
+//! argv once, with the parser of the tool the phase table names (`iogauge ior`, `mdtest`,
+//! `find`: one source of truth for what the argv means), checks it, and runs the plan through
+//! the same workload `run` function as the tool's own command, with the phase's text output
+//! and per-rank CSV in the result directory.
 
 mod find;
 pub mod follow;
 mod ior;
 mod mdtest;
 
+use std::io::Write;
 use std::path::PathBuf;
 
-use results::io500::{Io500Phase, ScoreUnit};
-use results::{PhaseResult, RunResult};
 use workload::io500::argv::{Built, Command};
-use workload::io500::measured::Measured;
-use workload::io500::phases::Phase;
-use workload::io500::run::{Driver, Record};
+use workload::io500::phases::{How, Phase};
+use workload::io500::plan::{PhasePlan, Planned};
+use workload::io500::run::{Driver, PhaseRun, Record};
 
 use crate::world::RankSetup;
-
-/// Width of the per-interval series buckets.
-const INTERVAL_NS: u64 = 1_000_000_000;
-
-/// What one tool run left for the result document.
-struct Ran {
-    measured: Measured,
-    phase: PhaseResult,
-    verification_errors: u64,
-}
 
 pub struct Io500Driver {
     /// Every rank of the run (find may use fewer: `nproc`).
     pub setup: RankSetup,
-    pub doc: RunResult,
-    /// Where the document is rewritten after every phase.
-    pub json: Vec<PathBuf>,
-    pending: Option<PhaseResult>,
 }
 
-/// The tool a command runs.
-enum Tool<'a> {
-    Ior(&'a [String]),
-    Mdtest(&'a [String]),
-    Find(&'a [String]),
-    Script(&'a str),
+/// Where a phase's tool writes on the reporting process, and what it shows there.
+pub struct PhaseFiles {
+    /// `<phase>.txt`: the tool's text output.
+    pub txt: PathBuf,
+    /// `<phase>.csv`: find's per-rank CSV (ior and mdtest name theirs in the argv).
+    pub csv: PathBuf,
+    /// The phase's argv after the tool name (mdtest prints it).
+    pub args: Vec<String>,
+    /// The equivalent iogauge command line (IOR prints it).
+    pub equivalent: String,
+    /// The plan's warnings, printed in the tool's output.
+    pub warnings: Vec<String>,
 }
 
-fn tool(c: &Command) -> Result<Tool<'_>, String> {
-    match c {
-        Command::Shell(s) => Ok(Tool::Script(s)),
-        Command::Argv(v) => match v[0].as_str() {
-            "./ior" => Ok(Tool::Ior(&v[1..])),
-            "./mdtest" => Ok(Tool::Mdtest(&v[1..])),
-            "./pfind" => Ok(Tool::Find(&v[1..])),
-            other => Err(format!("no tool for {other}")),
-        },
+impl PhaseFiles {
+    /// `<phase>.txt`, created (truncated) now.
+    pub fn text_output(&self) -> Result<Box<dyn Write + Send>, String> {
+        let file =
+            std::fs::File::create(&self.txt).map_err(|e| format!("{}: {e}", self.txt.display()))?;
+        Ok(Box::new(std::io::BufWriter::new(file)))
+    }
+}
+
+/// Runs a phase's plan on `setup`'s ranks: the reporting process with its files, the others
+/// (`files` = `None`, MPI ranks taking part) with none. Chosen by the plan's type.
+pub fn run_plan(
+    phase: &Phase,
+    plan: &PhasePlan,
+    setup: &RankSetup,
+    files: Option<&PhaseFiles>,
+) -> Result<PhaseRun, String> {
+    match plan {
+        PhasePlan::Ior(p) => ior::run(p, setup, files),
+        PhasePlan::Mdtest { params, shape } => mdtest::run(phase, params, *shape, setup, files),
+        PhasePlan::Find(p) => find::run(p, setup, files),
+        PhasePlan::Script(cmd) if files.is_some() => find::script(cmd),
+        // The script runs on rank 0 only.
+        PhasePlan::Script(_) => Err("the external find script runs on rank 0".into()),
     }
 }
 
 impl Io500Driver {
-    pub fn new(setup: RankSetup, doc: RunResult, json: Vec<PathBuf>) -> Self {
-        Io500Driver {
-            setup,
-            doc,
-            json,
-            pending: None,
-        }
-    }
-
-    /// Rewrites the document; a path that cannot be written is dropped with a warning.
-    pub fn save(&mut self) {
-        let doc = &self.doc;
-        self.json
-            .retain(|path| match results::write_json(path, doc) {
-                Ok(()) => true,
-                Err(e) => {
-                    eprintln!("iogauge: warning: cannot write {}: {e}", path.display());
-                    false
-                }
-            });
+    pub fn new(setup: RankSetup) -> Self {
+        Io500Driver { setup }
     }
 
     /// The ranks of a phase (find's `nproc`), on the run's node map.
@@ -91,78 +80,56 @@ impl Io500Driver {
 }
 
 impl Driver for Io500Driver {
-    fn check(&mut self, _phase: &Phase, built: &Built) -> Result<(), String> {
-        match tool(&built.command)? {
-            Tool::Ior(args) => ior::check(args, built.ranks).map(drop),
-            Tool::Mdtest(args) => mdtest::check(args, built.ranks).map(drop),
-            Tool::Find(args) => find::check(args).map(drop),
-            Tool::Script(_) => Ok(()),
+    fn plan(&mut self, phase: &Phase, built: &Built) -> Result<Planned, String> {
+        let args = built.command.args();
+        match (phase.how, &built.command) {
+            (How::Find(_), Command::Shell(cmd)) => Ok(Planned {
+                plan: PhasePlan::Script(cmd.clone()),
+                warnings: Vec::new(),
+            }),
+            (How::Ior(..), _) => ior::plan(args, built.ranks),
+            (How::Mdtest(..), _) => mdtest::plan(args, built.ranks),
+            (How::Find(_), _) => find::plan(args),
+            _ => Err(format!("{} runs no tool", phase.name)),
         }
     }
 
-    fn preflight(&mut self, _phase: &Phase, built: &Built) -> Result<(), String> {
-        match tool(&built.command)? {
-            Tool::Ior(args) => ior::preflight(args, built.ranks).map(drop),
-            Tool::Mdtest(args) => mdtest::preflight(args, built.ranks).map(drop),
-            Tool::Find(_) | Tool::Script(_) => Ok(()),
+    fn preflight(&mut self, _phase: &Phase, planned: &Planned) -> Result<(), String> {
+        match &planned.plan {
+            PhasePlan::Ior(p) => ior::preflight(p, self.setup.ranks()).map(drop),
+            PhasePlan::Mdtest { params, shape } => mdtest::preflight(params, shape).map(drop),
+            PhasePlan::Find(_) | PhasePlan::Script(_) => Ok(()),
         }
     }
 
-    fn run(&mut self, phase: &Phase, built: &Built, result_dir: &str) -> Result<Measured, String> {
+    fn run(
+        &mut self,
+        phase: &Phase,
+        built: &Built,
+        planned: &Planned,
+        result_dir: &str,
+    ) -> Result<PhaseRun, String> {
         let setup = self.ranks(built.ranks);
-        let txt = PathBuf::from(format!("{result_dir}/{}.txt", phase.name));
-        let csv = PathBuf::from(format!("{result_dir}/{}.csv", phase.name));
-        let equivalent = built.command.iogauge(built.ranks).unwrap_or_default();
-        let t = tool(&built.command)?;
-        let (name, args): (&str, &[String]) = match t {
-            Tool::Ior(a) => ("ior", a),
-            Tool::Mdtest(a) => ("mdtest", a),
-            Tool::Find(a) => ("find", a),
-            Tool::Script(_) => ("script", &[]),
+        if !matches!(planned.plan, PhasePlan::Script(_)) {
+            follow::announce(&follow::Order::Run {
+                phase: phase.name.to_string(),
+                plan: Box::new(planned.plan.clone()),
+                ranks: built.ranks,
+                fake_nodes: setup.fake_nodes,
+            });
+        }
+        let tool = phase.tool().unwrap_or_default();
+        let files = PhaseFiles {
+            txt: PathBuf::from(format!("{result_dir}/{}.txt", phase.name)),
+            csv: PathBuf::from(format!("{result_dir}/{}.csv", phase.name)),
+            args: built.command.args().to_vec(),
+            equivalent: built.command.iogauge(tool, built.ranks).unwrap_or_default(),
+            warnings: planned.warnings.clone(),
         };
-        follow::announce(&follow::Order::Run {
-            phase: phase.name.to_string(),
-            tool: name.to_string(),
-            args: args.to_vec(),
-            ranks: built.ranks,
-            fake_nodes: setup.fake_nodes,
-        });
-        let ran = match t {
-            Tool::Ior(args) => ior::run(args, &setup, &txt, &equivalent)?,
-            Tool::Mdtest(args) => mdtest::run(phase, args, &setup, &txt)?,
-            Tool::Find(args) => find::run(args, &setup, &txt, &csv)?,
-            Tool::Script(cmd) => find::script(cmd)?,
-        };
-        self.doc.verification_errors += ran.verification_errors;
-        self.pending = Some(ran.phase);
-        Ok(ran.measured)
+        run_plan(phase, &planned.plan, &setup, Some(&files))
     }
 
-    fn done(&mut self, r: &Record) {
-        if let Some(mut p) = self.pending.take() {
-            p.io500_phase = Some(r.phase.name.to_string());
-            p.warnings
-                .extend(r.invalid.iter().map(|w| format!("INVALID: {w}")));
-            p.warnings.extend(r.warnings.iter().cloned());
-            self.doc.phases.push(p);
-        }
-        let unit = if r.phase.unit() == ScoreUnit::GibPerS.label() {
-            ScoreUnit::GibPerS
-        } else {
-            ScoreUnit::Kiops
-        };
-        let io500 = self.doc.io500.get_or_insert_with(Default::default);
-        io500.phases.push(Io500Phase {
-            phase: r.phase.name.to_string(),
-            score: r.score,
-            unit,
-            time_s: r.runtime_s,
-            valid: r.valid,
-            invalid: r.invalid.clone(),
-            ran: r.ran,
-            error: r.error.clone(),
-        });
-        self.save();
+    fn done(&mut self, _record: &Record) {
         // Under MPI a failure of rank 0 leaves the other ranks inside the phase: end the job
         // now that the phase is on record (result.txt and the document keep what ran).
         crate::world::abort_if_root_failed(1);
@@ -179,23 +146,4 @@ pub fn environment_of(data_dir: &str) -> results::Environment {
         }
     }
     results::capture(Some(&p))
-}
-
-/// The first rank that failed on its own (the others only report that a peer failed).
-fn first_failure<T, E: std::fmt::Display>(
-    ranks: &[exec::threads::RankOutcome<T, E>],
-    peer: impl Fn(&E) -> bool,
-) -> Option<String> {
-    use exec::threads::RankFailure;
-    let own = ranks.iter().enumerate().find_map(|(rank, r)| match r {
-        Err(RankFailure::Error(e)) if !peer(e) => Some(format!("rank {rank}: {e}")),
-        Err(RankFailure::Panic(m)) => Some(format!("rank {rank} panicked: {m}")),
-        _ => None,
-    });
-    own.or_else(|| {
-        ranks.iter().find_map(|r| match r {
-            Err(RankFailure::Error(e)) => Some(e.to_string()),
-            _ => None,
-        })
-    })
 }

@@ -12,15 +12,23 @@ pub mod csv;
 mod format;
 mod human;
 mod json;
+mod sink;
 
 use std::io::{self, Write};
 
 use workload::ior::{Access, CheckOutcome, IorParams, PhaseOutcome, SummaryFormat};
 
-pub use csv::write_rank_csv;
 #[cfg(test)]
 pub(crate) use format::fixtures;
 pub(crate) use format::{summarize, OpSummary, Record, Row};
+pub use sink::{IorRankCsv, IorReport};
+
+/// The time as IOR's `ctime` prints it (`Sun Nov 22 09:29:26 2026`).
+pub fn ctime_now() -> String {
+    chrono::Local::now()
+        .format("%a %b %e %H:%M:%S %Y")
+        .to_string()
+}
 
 /// Run-level facts the header needs (the caller fills them).
 #[derive(Debug, Clone, Default)]

@@ -6,9 +6,10 @@
 use std::io::Write;
 use std::path::Path;
 
+use results::Operation as Op;
 use text::c_exp;
 use workload::mdtest::outcome::per_s;
-use workload::mdtest::{Op, PhaseOutcome};
+use workload::mdtest::PhaseOutcome;
 
 /// mdtest's 11 result slots, in its table order; `None` is the directory "read" slot, a no-op
 /// phase iogauge does not run (its columns stay empty).

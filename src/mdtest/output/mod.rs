@@ -6,6 +6,7 @@
 //! or a status-file count the items actually used are printed next to the configured count.
 
 pub mod csv;
+mod sink;
 pub mod summary;
 
 use std::io::{self, Write};
@@ -13,6 +14,8 @@ use std::io::{self, Write};
 use workload::mdtest::{MdtestParams, PhaseOutcome, StonewallOutcome};
 
 use summary::{Results, Table};
+
+pub use sink::{MdtestRankCsv, MdtestReport};
 
 /// Run-level facts the header needs (the caller fills them).
 #[derive(Debug, Clone, Default)]

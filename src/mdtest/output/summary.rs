@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use measure::{LatencyHistogram, Stats};
-use workload::mdtest::{MdtestParams, Op, PhaseOutcome};
+use results::Operation as Op;
+use workload::mdtest::{MdtestParams, PhaseOutcome};
 
 /// Which table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -154,12 +154,13 @@ fn parallel(
     let list = Collect(Mutex::new(Vec::new()));
     let out = threads::run(ranks, NodeMap::single_node(ranks), |comm| {
         let engine = PosixEngine::new(false);
-        run(&FindCtx {
+        run_rank(&FindCtx {
             comm: &comm,
             engine: &engine,
             pool: &pool,
             query,
             list: Some(&list),
+            session: None,
         })
     });
     let outcome = out.into_iter().next().unwrap().unwrap().unwrap();
@@ -192,12 +193,13 @@ fn parallel_messages(
         let mut outcomes = Vec::new();
         for (walk, list) in lists.iter().enumerate() {
             let pool = MessagePool::new(&comm, roots.to_vec(), capacity, victims, walk as u32);
-            outcomes.push(run(&FindCtx {
+            outcomes.push(run_rank(&FindCtx {
                 comm: &comm,
                 engine: &engine,
                 pool: &pool,
                 query,
                 list: Some(list),
+                session: None,
             })?);
         }
         Ok::<_, FindError>(outcomes)

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use engine::FileStat;
 
-use super::glob::NamePattern;
+use plan::find::FindParams;
+
+use super::glob::{NamePattern, PatternError};
 
 /// What the user asked for. All given predicates must hold (an implicit `-a`, as in pfind).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -19,6 +21,15 @@ pub struct Query {
 }
 
 impl Query {
+    /// The predicates of a plan; its `-name` pattern is checked here.
+    pub fn of(p: &FindParams) -> Result<Query, PatternError> {
+        Ok(Query {
+            newer: p.newer.clone(),
+            size: p.size,
+            name: p.name.as_deref().map(NamePattern::parse).transpose()?,
+        })
+    }
+
     /// Whether a name match must be confirmed with an `lstat`.
     pub fn needs_stat(&self) -> bool {
         self.newer.is_some() || self.size.is_some()

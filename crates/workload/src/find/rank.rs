@@ -10,7 +10,10 @@ use super::counts::Counts;
 use super::pool::DirPool;
 use super::query::{Matcher, Query};
 use super::walk::{Lister, Walker};
+use crate::session::Session;
 pub use results::find::{FindOutcome, RankCounts};
+use results::sink::PhaseStart;
+use results::Operation;
 
 /// What a rank needs to take part.
 pub struct FindCtx<'a> {
@@ -20,6 +23,8 @@ pub struct FindCtx<'a> {
     pub query: &'a Query,
     /// Where matches are listed; `None` for count only (`-C`).
     pub list: Option<&'a dyn Lister>,
+    /// Where rank 0 reports the phase's start; `None` reports nothing (tests).
+    pub session: Option<&'a Session>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -31,12 +36,15 @@ pub enum FindError {
     },
     #[error("rank {rank} sent malformed counters")]
     Malformed { rank: usize },
+    /// The plan's `-name` pattern (checked when the command line was read; not expected).
+    #[error("-name: {0}")]
+    Pattern(String),
     #[error(transparent)]
     Comm(#[from] CommError),
 }
 
 /// Runs this rank's part of the find. Rank 0 returns the combined outcome, the others `None`.
-pub fn run(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
+pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
     let comm = ctx.comm;
     let rank = comm.rank();
     // pfind: rank 0 lstat's the reference once and broadcasts its ctime.
@@ -60,11 +68,23 @@ pub fn run(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
     };
     let matcher = Matcher::new(ctx.query, newer_ctime);
 
+    if let (0, Some(session)) = (rank, ctx.session) {
+        // Before the barrier, so no sink runs while other ranks walk.
+        session.hub().phase_start(&PhaseStart {
+            operation: Operation::Find,
+            iteration: 0,
+            io500_phase: None,
+            ranks: comm.size(),
+        });
+    }
     comm.barrier()?;
     let start_ns = now_ns();
     let mut w = Walker::new(rank, ctx.engine, ctx.pool, &matcher, ctx.list);
     w.run();
     let end_ns = now_ns();
+    if let Some(list) = ctx.list {
+        list.after_walk(comm)?;
+    }
 
     let counts = comm.gather_bytes(&w.counts.encode(&[start_ns, end_ns]), 0)?;
     let hists = comm.gather_bytes(&w.latency.to_bytes(), 0)?;

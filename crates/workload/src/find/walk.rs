@@ -23,6 +23,11 @@ use super::query::Matcher;
 /// Where listed matches go; shared by the ranks, called with whole lines.
 pub trait Lister: Sync {
     fn write(&self, lines: &[u8]);
+    /// Called on every rank once its walk is over (a lister that holds lines until the end
+    /// gathers them here).
+    fn after_walk(&self, _comm: &dyn exec::Comm) -> Result<(), exec::CommError> {
+        Ok(())
+    }
 }
 
 /// The two engine calls a walk makes; every [`Engine`] provides them.

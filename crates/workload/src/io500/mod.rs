@@ -13,6 +13,7 @@ pub mod hash;
 pub mod layout;
 pub mod measured;
 pub mod phases;
+pub mod plan;
 pub mod run;
 pub mod score;
 pub mod seeds;

@@ -3,6 +3,8 @@
 //! parent section) and how iogauge runs it; the runner walks this table and never branches
 //! on a phase's name.
 
+use results::Operation;
+
 /// IO500's `io500_phase_type` bits.
 pub const DUMMY: u32 = 1;
 pub const WRITE: u32 = 2;
@@ -123,6 +125,30 @@ impl Phase {
     pub fn scored(&self) -> bool {
         self.group != Group::None
     }
+    /// The iogauge command that runs this phase's tool (`ior`, `mdtest`, `find`).
+    pub fn tool(&self) -> Option<&'static str> {
+        match self.how {
+            How::Ior(..) => Some("ior"),
+            How::Mdtest(..) => Some("mdtest"),
+            How::Find(_) => Some("find"),
+            How::Options | How::Timestamp | How::MdWorkbench => None,
+        }
+    }
+
+    /// The operation whose rate or bandwidth is the phase's score.
+    pub fn operation(&self) -> Option<Operation> {
+        Some(match self.how {
+            How::Ior(_, IorStep::Write) => Operation::Write,
+            How::Ior(..) => Operation::Read,
+            How::Mdtest(_, MdStep::Create) => Operation::FileCreate,
+            How::Mdtest(_, MdStep::Stat) => Operation::FileStat,
+            How::Mdtest(_, MdStep::Read) => Operation::FileRead,
+            How::Mdtest(_, MdStep::Delete) => Operation::FileRemove,
+            How::Find(_) => Operation::Find,
+            How::Options | How::Timestamp | How::MdWorkbench => return None,
+        })
+    }
+
     /// The summary unit, chosen by the first letter as the IO500 does (`find` prints kIOPS).
     pub fn unit(&self) -> &'static str {
         if self.name.starts_with('i') {

@@ -1,20 +1,29 @@
-//! The runner (`main.c`): walks the phase table in order, writes result.txt and
-//! result_summary.txt as phases finish, and cleans up. Running one ior/mdtest/find phase on
-//! the ranks is the [`Driver`]'s job (the binary parses the IO500 argv with the `iogauge ior`,
-//! `mdtest` and `find` parsers and runs the workloads); everything IO500-specific is here.
+//! The runner (`main.c`): walks the phase table in order, reports result.txt and
+//! result_summary.txt as phases finish (through the session: the binary's result-directory sink
+//! writes them), and cleans up. Parsing a phase's argv into its plan and running that plan on
+//! the ranks is the [`Driver`]'s job (the binary parses with the `iogauge ior`, `mdtest` and
+//! `find` parsers and calls the same workload `run` functions as those commands); everything
+//! IO500-specific is here.
 
-use std::io::Write;
+use results::io500::{Io500Phase, Io500Score, ScoreUnit};
+use results::sink::Detail;
+use results::PhaseResult;
 
 use super::argv::{self, Built, Where};
 use super::clock::{local_now, DATE};
 use super::config::Config;
-use super::format::{self, pair};
+use super::format::{self, cf, pair};
 use super::hash;
 use super::layout::{Layout, Wrote};
 use super::measured::Measured;
+use super::phases::MdStep;
 use super::phases::{Family, How, Mode, Phase, PHASES, REMOVE};
+use super::plan::{MdWorkbenchPlan, Planned};
 use super::score::{aggregate, Scored, Scores};
 use super::validity::{self, Validity};
+use crate::find::FindOutcome;
+use crate::session::Session;
+use text::Text;
 
 /// Everything a run needs besides the driver.
 #[derive(Debug, Clone)]
@@ -34,18 +43,65 @@ pub struct Settings {
     pub original_ini: String,
 }
 
-/// Runs one phase's tool on the ranks.
+/// Turns a phase's argv into its plan and runs that plan on the ranks.
 pub trait Driver {
-    /// Parses and checks a phase's command without I/O; an error is bad input (status 2).
-    fn check(&mut self, phase: &Phase, built: &Built) -> Result<(), String>;
+    /// Parses and checks a phase's command without I/O into its typed plan; an error is bad
+    /// input (status 2). Called once per phase, before the first phase runs.
+    fn plan(&mut self, phase: &Phase, built: &Built) -> Result<Planned, String>;
     /// Checks a write phase against the file system once `$D` exists (its files must not exist
     /// yet); an error is bad input (status 2).
-    fn preflight(&mut self, phase: &Phase, built: &Built) -> Result<(), String>;
-    /// Runs the phase on `built.ranks` ranks; its text output and per-rank CSV go to
+    fn preflight(&mut self, phase: &Phase, planned: &Planned) -> Result<(), String>;
+    /// Runs the plan on `built.ranks` ranks; its text output and per-rank CSV go to
     /// `result_dir/<phase>.txt|.csv`. An error means the phase could not run to its end.
-    fn run(&mut self, phase: &Phase, built: &Built, result_dir: &str) -> Result<Measured, String>;
-    /// A phase is finished (every phase in the run, whether its tool ran or not).
+    fn run(
+        &mut self,
+        phase: &Phase,
+        built: &Built,
+        planned: &Planned,
+        result_dir: &str,
+    ) -> Result<PhaseRun, String>;
+    /// A phase is on record (every phase in the run, whether its tool ran or not).
     fn done(&mut self, record: &Record);
+}
+
+/// What a phase's tool measured: the IO500's figures, and the document's phase with the tool's
+/// own outcome when the tool is one of iogauge's workloads.
+#[derive(Debug)]
+pub struct PhaseRun {
+    pub measured: Measured,
+    pub result: Option<PhaseResult>,
+    pub outcome: ToolOutcome,
+}
+
+/// The tool's own view of the phase, for the sinks.
+#[derive(Debug)]
+pub enum ToolOutcome {
+    Ior(crate::ior::PhaseOutcome),
+    Mdtest(crate::mdtest::PhaseOutcome),
+    Find(FindOutcome),
+    External,
+}
+
+impl ToolOutcome {
+    pub fn detail(&self) -> Detail<'_> {
+        match self {
+            ToolOutcome::Ior(o) => Detail::Ior(o),
+            ToolOutcome::Mdtest(o) => Detail::Mdtest(o),
+            ToolOutcome::Find(o) => Detail::Find(o),
+            ToolOutcome::External => Detail::External,
+        }
+    }
+}
+
+/// A phase's command and, when it will run, its plan.
+pub struct Ready {
+    pub built: Built,
+    pub planned: Option<Planned>,
+}
+
+/// Every selected phase that has a command, ready: what [`check`] returns and [`run`] walks.
+pub struct Prepared {
+    pub phases: Vec<Option<Ready>>,
 }
 
 /// One finished phase, as result.txt has it.
@@ -83,6 +139,8 @@ pub struct Outcome {
     pub result_dir: String,
     /// What the clean-up left behind.
     pub cleanup_warnings: Vec<String>,
+    /// md-workbench's counts as derived from mdtest-easy-write (extended mode).
+    pub mdworkbench: MdWorkbenchPlan,
 }
 
 impl Outcome {
@@ -94,53 +152,6 @@ impl Outcome {
     }
 }
 
-/// result.txt, result_summary.txt and the console. In a dry run nothing is written to disk:
-/// result.txt's text goes to the console and the summary follows it at the end.
-struct Out<'a> {
-    txt: Option<std::fs::File>,
-    summary: Option<std::fs::File>,
-    console: &'a mut dyn Write,
-    dry: bool,
-    held_summary: String,
-}
-
-impl Out<'_> {
-    fn txt(&mut self, s: &str) {
-        match &mut self.txt {
-            Some(f) => drop(f.write_all(s.as_bytes())),
-            None if self.dry => drop(self.console.write_all(s.as_bytes())),
-            None => {}
-        }
-    }
-    /// `dupprintf`: result_summary.txt and stdout.
-    fn summary(&mut self, s: &str) {
-        if let Some(f) = &mut self.summary {
-            let _ = f.write_all(s.as_bytes());
-        }
-        if self.dry {
-            self.held_summary.push_str(s);
-        } else {
-            self.console(s);
-        }
-    }
-    fn console(&mut self, s: &str) {
-        let _ = self.console.write_all(s.as_bytes());
-        let _ = self.console.flush();
-    }
-    fn invalid(&mut self, context: &str, reason: &str) {
-        self.txt(&format::invalid_comment(reason));
-        if !self.dry {
-            self.console(&format!("ERROR INVALID ({context}) {reason}\n"));
-        }
-    }
-    fn warning(&mut self, text: &str) {
-        self.txt(&format::warning_comment(text));
-        if !self.dry {
-            self.console(&format!("WARNING {text}\n"));
-        }
-    }
-}
-
 /// The phases this run walks, in order.
 fn selected(s: &Settings) -> impl Iterator<Item = &'static Phase> + '_ {
     PHASES.iter().filter(move |p| {
@@ -148,37 +159,29 @@ fn selected(s: &Settings) -> impl Iterator<Item = &'static Phase> + '_ {
     })
 }
 
-/// Runs the IO500. `Err` is bad input or an unusable directory found before any benchmark I/O.
+/// Runs the IO500 with the plans [`check`] made, reporting through `session` from start to
+/// end. `Err` is bad input or an unusable directory found before any benchmark I/O (the
+/// session has not started then).
 pub fn run(
     s: &Settings,
+    prepared: &Prepared,
     driver: &mut dyn Driver,
-    console: &mut dyn Write,
+    session: &Session,
 ) -> Result<Outcome, String> {
     let cfg = &s.config;
     let mut layout = Layout::resolve(cfg, &s.timestamp);
     let stonewall = cfg.i64("debug", "stonewall-time").unwrap_or(300);
     let minwrite = validity::minwrite(cfg.bool("global", "scc"));
-    let w = Where {
-        data: layout.data.clone(),
-        result: layout.result.clone(),
-        timestamp: s.timestamp.clone(),
-        stonewall,
-        ranks: s.ranks,
-    };
-    let built = prepare(s, &w, driver)?;
-    let mut out = Out {
-        txt: None,
-        summary: None,
-        console,
-        dry: s.dry_run,
-        held_summary: String::new(),
-    };
+    let w = where_(s, &layout);
+    let built = &prepared.phases;
     if !s.dry_run && !s.cleanup_only {
-        make_data_dirs(s, &mut layout, &built, driver)?;
+        make_data_dirs(s, &mut layout, built, driver)?;
     }
     if !s.dry_run {
-        open_result_files(s, &mut layout, &mut out)?;
+        make_result_dir(s, &mut layout)?;
     }
+    session.hub().start();
+    let mut out = Text { session };
     let config_hash = cfg.hash();
     out.txt("[run]\n");
     out.txt(&pair("procs", s.ranks));
@@ -188,7 +191,7 @@ pub fn run(
     out.txt(&pair("mode", s.mode.label()));
     let mut validity = Validity::default();
     let mut run_invalid = Vec::new();
-    let mut invalid_run = |out: &mut Out, reason: &str| {
+    let mut invalid_run = |out: &mut Text, reason: &str| {
         out.invalid("run", reason);
         run_invalid.push(reason.to_string());
     };
@@ -212,8 +215,8 @@ pub fn run(
     if !run_invalid.is_empty() {
         validity.invalidate_run();
     }
-    for b in built.iter().flatten() {
-        for e in &b.early_warnings {
+    for r in built.iter().flatten() {
+        for e in &r.built.early_warnings {
             out.warning(e);
         }
     }
@@ -221,14 +224,29 @@ pub fn run(
 
     let mut records = Vec::new();
     let mut wrote = Wrote::default();
-    for (phase, b) in selected(s).zip(&built) {
-        let rec = run_phase(s, phase, b.as_ref(), &w, minwrite, &mut out, driver);
+    let mut mdworkbench = MdWorkbenchPlan {
+        precreate_per_set: cfg.u64("mdworkbench", "precreatePerSet"),
+        files_per_proc: cfg.u64("mdworkbench", "filesPerProc"),
+        ..MdWorkbenchPlan::default()
+    };
+    for (phase, b) in selected(s).zip(built) {
+        if phase.how == How::MdWorkbench {
+            // mdtest-easy-write did not run before (it left its rate otherwise): the IO500's
+            // assumed rate.
+            mdworkbench.derive_once(0.0, stonewall, s.ranks);
+        }
+        let b = b.as_ref().map(|r| (&r.built, r.planned.as_ref()));
+        let (rec, ran) = run_phase(s, phase, b, &w, minwrite, &mut out, driver);
+        if phase.how == How::Mdtest(Family::Easy, MdStep::Create) && rec.ran {
+            mdworkbench.derive_once(rec.score, stonewall, s.ranks);
+        }
         if rec.ran {
             note_write(phase, &mut wrote);
         }
         if !rec.valid {
             validity.invalid_phase(phase);
         }
+        record(session, &rec, ran);
         driver.done(&rec);
         records.push(rec);
     }
@@ -269,11 +287,7 @@ pub fn run(
     if s.verbosity > 0 {
         out.txt(&format!("; END {}\n", local_now(DATE)));
     }
-    if s.dry_run {
-        let held = std::mem::take(&mut out.held_summary);
-        out.console(&format!("\n{held}"));
-    }
-    Ok(Outcome {
+    let outcome = Outcome {
         records,
         scores,
         validity,
@@ -284,33 +298,107 @@ pub fn run(
         data_dir: layout.data.clone(),
         result_dir: layout.result.clone(),
         cleanup_warnings,
-    })
+        mdworkbench,
+    };
+    finish(session, &outcome);
+    Ok(outcome)
 }
 
-/// Creates `$R`, opens the result files, writes `config-orig.ini` and `config.ini` (in
-/// `--cleanup` mode only `$R`: the delete phases' own files are all that is written).
-fn open_result_files(s: &Settings, layout: &mut Layout, out: &mut Out) -> Result<(), String> {
+/// `$D`, `$R`, the timestamp, the stonewall and the ranks the phases' commands are built with.
+fn where_(s: &Settings, layout: &Layout) -> Where {
+    Where {
+        data: layout.data.clone(),
+        result: layout.result.clone(),
+        timestamp: s.timestamp.clone(),
+        stonewall: s.config.i64("debug", "stonewall-time").unwrap_or(300),
+        ranks: s.ranks,
+    }
+}
+
+/// A finished phase in the document: its IO500 figures, and its measured phase (if its tool is
+/// one of iogauge's workloads) as the phase's event.
+fn record(session: &Session, r: &Record, ran: Option<PhaseRun>) {
+    let unit = if r.phase.unit() == ScoreUnit::GibPerS.label() {
+        ScoreUnit::GibPerS
+    } else {
+        ScoreUnit::Kiops
+    };
+    let mut hub = session.hub();
+    hub.doc_mut()
+        .io500
+        .get_or_insert_with(Default::default)
+        .phases
+        .push(Io500Phase {
+            phase: r.phase.name.to_string(),
+            score: r.score,
+            unit,
+            time_s: r.runtime_s,
+            valid: r.valid,
+            invalid: r.invalid.clone(),
+            ran: r.ran,
+            error: r.error.clone(),
+        });
+    if let Some(PhaseRun {
+        result: Some(mut p),
+        outcome,
+        ..
+    }) = ran
+    {
+        p.io500_phase = Some(r.phase.name.to_string());
+        p.warnings
+            .extend(r.invalid.iter().map(|w| format!("INVALID: {w}")));
+        p.warnings.extend(r.warnings.iter().cloned());
+        hub.phase_end(p, outcome.detail());
+    }
+}
+
+/// The scores into the document; the run ends with status 1 when a phase's tool failed or data
+/// did not verify.
+fn finish(session: &Session, o: &Outcome) {
+    let agg = |sc: &Scores, valid: bool, hash: u32| Io500Score {
+        bandwidth_gib_s: sc.bw,
+        iops_kiops: sc.md,
+        total: sc.total,
+        valid,
+        hash: format!("{hash:X}"),
+        text: [cf(sc.bw), cf(sc.md), cf(sc.total)],
+    };
+    let mut hub = session.hub();
+    let doc = hub.doc_mut();
+    let io500 = doc.io500.get_or_insert_with(Default::default);
+    io500.score = Some(agg(&o.scores, o.validity.run, o.hash));
+    io500.scorex = o
+        .extended
+        .as_ref()
+        .map(|(x, hx)| agg(x, o.validity.extended, *hx));
+    io500.run_invalid = o.run_invalid.clone();
+    doc.warnings
+        .extend(o.run_invalid.iter().map(|r| format!("INVALID run: {r}")));
+    doc.warnings.extend(o.cleanup_warnings.iter().cloned());
+    let failed = o.failures().next().is_some();
+    let code = u8::from(failed || doc.verification_errors > 0);
+    hub.end(i32::from(code), None);
+}
+
+/// Creates `$R`, the result files (so that a directory that cannot be written is bad input,
+/// before any benchmark I/O), `config-orig.ini` and `config.ini` (in `--cleanup` mode only `$R`:
+/// the delete phases' own files are all that is written; the earlier run's result files stay).
+fn make_result_dir(s: &Settings, layout: &mut Layout) -> Result<(), String> {
     layout
         .make_result_dir()
         .map_err(|e| format!("io500: resultdir: {e}"))?;
     if s.cleanup_only {
-        // The earlier run's result files stay as they are; the summary goes to the console.
         return Ok(());
     }
-    let create = |name: &str| {
+    let write = |name: &str, text: &str| {
         let path = layout.result_path(name);
-        std::fs::File::create(&path)
+        std::fs::write(&path, text)
             .map_err(|e| format!("io500: cannot write {}: {e}", path.display()))
     };
-    out.summary = Some(create("result_summary.txt")?);
-    out.txt = Some(create("result.txt")?);
-    create("config-orig.ini")?
-        .write_all(s.original_ini.as_bytes())
-        .map_err(|e| format!("io500: config-orig.ini: {e}"))?;
-    create("config.ini")?
-        .write_all(s.config.resolved_ini().as_bytes())
-        .map_err(|e| format!("io500: config.ini: {e}"))?;
-    Ok(())
+    write("result_summary.txt", "")?;
+    write("result.txt", "")?;
+    write("config-orig.ini", &s.original_ini)?;
+    write("config.ini", &s.config.resolved_ini())
 }
 
 /// The write phases own the files the clean-up removes.
@@ -327,6 +415,7 @@ fn note_write(phase: &Phase, wrote: &mut Wrote) {
 
 mod prepare;
 mod step;
+mod text;
 pub use prepare::check;
-use prepare::{make_data_dirs, prepare};
+use prepare::make_data_dirs;
 use step::run_phase;

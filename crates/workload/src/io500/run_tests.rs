@@ -1,12 +1,61 @@
 //! The runner with a fake driver: phase order, result.txt and summary structure, invalid
 //! phases still counted, disabled phases left out of the means, hashes that verify, clean-up.
 
+use std::sync::{Arc, Mutex};
+
+use results::sink::{Event, Io500Text, Notice, Sink};
+use results::{Fanout, Parameters, RunResult};
+
 use super::argv::Built;
 use super::config::Config;
 use super::hash;
 use super::measured::{IorWall, MdWall, Measured};
 use super::phases::{How, IorStep, MdStep, Mode, Phase};
-use super::run::{run, Driver, Record, Settings};
+use super::plan::{PhasePlan, Planned};
+use super::run::{check, run, Driver, Outcome, PhaseRun, Record, Settings, ToolOutcome};
+use crate::session::Session;
+
+/// What the result-directory sink would write: result.txt, the summary, the console.
+#[derive(Default)]
+struct Texts {
+    txt: String,
+    summary: String,
+    console: String,
+}
+
+struct TextLog(Arc<Mutex<Texts>>);
+
+impl Sink for TextLog {
+    fn event(&mut self, e: &Event<'_>) {
+        let mut t = self.0.lock().unwrap();
+        if let Event::Notice(Notice::Io500(x)) = e {
+            match x {
+                Io500Text::Result(s) => t.txt.push_str(s),
+                Io500Text::Summary(s) => {
+                    t.summary.push_str(s);
+                    t.console.push_str(s);
+                }
+                Io500Text::Invalid { context, reason } => {
+                    t.txt.push_str(&format!("; ERROR INVALID {reason}\n"));
+                    t.console
+                        .push_str(&format!("ERROR INVALID ({context}) {reason}\n"));
+                }
+                Io500Text::Warning(w) => t.txt.push_str(&format!("; WARNING {w}\n")),
+            }
+        }
+    }
+}
+
+/// Checks, then runs the suite with `driver`; the outcome and what the sinks heard.
+fn suite(s: &Settings, driver: &mut Fake) -> (Result<Outcome, String>, Texts) {
+    let texts = Arc::new(Mutex::new(Texts::default()));
+    let doc = RunResult::new(Parameters::Ior(Default::default()), vec![], "test");
+    let session = Session::new(doc, Fanout::new(vec![Box::new(TextLog(texts.clone()))]));
+    let o = check(s, driver).and_then(|p| run(s, &p, driver, &session));
+    drop(session);
+    let t = Arc::try_unwrap(texts).ok().unwrap().into_inner().unwrap();
+    (o, t)
+}
 
 #[derive(Default)]
 struct Fake {
@@ -17,18 +66,21 @@ struct Fake {
 }
 
 impl Driver for Fake {
-    fn check(&mut self, _: &Phase, _: &Built) -> Result<(), String> {
-        Ok(())
+    fn plan(&mut self, _: &Phase, b: &Built) -> Result<Planned, String> {
+        Ok(Planned {
+            plan: PhasePlan::Script(b.command.exe()),
+            warnings: Vec::new(),
+        })
     }
-    fn preflight(&mut self, p: &Phase, _: &Built) -> Result<(), String> {
+    fn preflight(&mut self, p: &Phase, _: &Planned) -> Result<(), String> {
         match &self.refuse {
             Some(name) if name == p.name => Err("already exists".into()),
             _ => Ok(()),
         }
     }
-    fn run(&mut self, phase: &Phase, _: &Built, _: &str) -> Result<Measured, String> {
+    fn run(&mut self, phase: &Phase, _: &Built, _: &Planned, _: &str) -> Result<PhaseRun, String> {
         self.ran.push(phase.name.to_string());
-        Ok(match phase.how {
+        let measured = match phase.how {
             How::Ior(_, IorStep::Write) => Measured::Ior {
                 bytes: 2 << 30,
                 time_s: 1.0,
@@ -59,6 +111,11 @@ impl Driver for Fake {
                 examined: 1000,
                 runtime_s: 1.0,
             },
+        };
+        Ok(PhaseRun {
+            measured,
+            result: None,
+            outcome: ToolOutcome::External,
         })
     }
     fn done(&mut self, r: &Record) {
@@ -86,11 +143,11 @@ fn settings(dir: &std::path::Path, extra: &str, mode: Mode) -> Settings {
 
 #[test]
 fn a_full_run_with_invalid_phases_that_still_count() {
-    let t = tempfile::tempdir().unwrap();
-    let s = settings(t.path(), "", Mode::Standard);
+    let dir = tempfile::tempdir().unwrap();
+    let s = settings(dir.path(), "", Mode::Standard);
     let mut fake = Fake::default();
-    let mut console = Vec::new();
-    let o = run(&s, &mut fake, &mut console).unwrap();
+    let (o, t) = suite(&s, &mut fake);
+    let o = o.unwrap();
     assert_eq!(fake.ran.len(), 13, "every tool phase: {:?}", fake.ran);
     assert_eq!(fake.done.len(), 14, "and the timestamp");
     // The write phases ran in no time: below the 1 s stonewall, so invalid, yet they count.
@@ -106,8 +163,8 @@ fn a_full_run_with_invalid_phases_that_still_count() {
         (o.scores.md - 9.0f64.powf(7.0 / 8.0)).abs() < 1e-9,
         "7 x 9 kIOPS and find's 1"
     );
-    let res = t.path().join("res/2024.11.11-00.01.32");
-    let txt = std::fs::read_to_string(res.join("result.txt")).unwrap();
+    let res = dir.path().join("res/2024.11.11-00.01.32");
+    let txt = &t.txt;
     assert!(
         txt.starts_with("[run]\nprocs           = 2\nversion         = test\n"),
         "{txt}"
@@ -119,7 +176,7 @@ fn a_full_run_with_invalid_phases_that_still_count() {
     assert!(txt.contains("nproc           = 2\nfound           = 7\ntotal-files     = 1000\nscore           = 1.000000\n"));
     assert!(txt.contains("\n[SCORE]\nMD              = "));
     assert!(txt.contains(" [INVALID]\nhash            = "));
-    let sum = std::fs::read_to_string(res.join("result_summary.txt")).unwrap();
+    let sum = &t.summary;
     let lines: Vec<&str> = sum.lines().collect();
     assert_eq!(lines.len(), 16, "{sum}");
     assert_eq!(lines[0], "IO500 version test (standard)");
@@ -127,7 +184,7 @@ fn a_full_run_with_invalid_phases_that_still_count() {
     assert!(lines[1].ends_with(" seconds [INVALID]"));
     assert!(lines[14].starts_with("[      ]  ior-rnd4K-easy-read        8.000000 GiB/s"));
     assert!(lines[15].starts_with("[SCORE ] Bandwidth 4.000000 GiB/s : IOPS "));
-    let v = hash::verify(s.config.hash(), &txt, "test").unwrap();
+    let v = hash::verify(s.config.hash(), txt, "test").unwrap();
     assert!(
         v.report.ends_with("[OK] But this is an invalid run!\n"),
         "{}",
@@ -139,11 +196,11 @@ fn a_full_run_with_invalid_phases_that_still_count() {
     );
     assert!(res.join("config.ini").is_file() && res.join("timestampfile").is_file());
     assert!(
-        !t.path().join("data").exists(),
+        !dir.path().join("data").exists(),
         "the data directory is removed"
     );
-    assert!(String::from_utf8(console)
-        .unwrap()
+    assert!(t
+        .console
         .contains("ERROR INVALID (ior-easy-write) Runtime of phase"));
 }
 
@@ -156,7 +213,7 @@ fn a_disabled_phase_scores_zero_is_left_out_and_invalidates() {
         Mode::Standard,
     );
     let mut fake = Fake::default();
-    let o = run(&s, &mut fake, &mut Vec::new()).unwrap();
+    let o = suite(&s, &mut fake).0.unwrap();
     assert!(!fake
         .ran
         .iter()
@@ -174,10 +231,11 @@ fn a_disabled_phase_scores_zero_is_left_out_and_invalidates() {
 
 #[test]
 fn extended_mode_adds_scorex_and_reports_md_workbench() {
-    let t = tempfile::tempdir().unwrap();
-    let s = settings(t.path(), "", Mode::Extended);
+    let dir = tempfile::tempdir().unwrap();
+    let s = settings(dir.path(), "", Mode::Extended);
     let mut fake = Fake::default();
-    let o = run(&s, &mut fake, &mut Vec::new()).unwrap();
+    let (o, t) = suite(&s, &mut fake);
+    let o = o.unwrap();
     assert!(
         fake.ran.contains(&"find-easy".to_string()) && fake.ran.contains(&"find-hard".to_string())
     );
@@ -191,10 +249,12 @@ fn extended_mode_adds_scorex_and_reports_md_workbench() {
         .unwrap();
     assert!(!bench.valid && bench.invalid[0].contains("md-workbench is not provided"));
     assert!(!o.validity.extended);
-    let res = t.path().join("res/2024.11.11-00.01.32");
-    let txt = std::fs::read_to_string(res.join("result.txt")).unwrap();
+    // md-workbench's counts come from mdtest-easy-write's 9 kIOPS: 9 * 1 s * 1000 / 2 / 10.
+    assert_eq!(o.mdworkbench.precreate_per_set, Some(450));
+    assert!(!o.mdworkbench.assumed_rate);
+    let txt = &t.txt;
     assert!(txt.contains("mode            = extended\n") && txt.contains("\n[SCOREX]\n"));
-    let sum = std::fs::read_to_string(res.join("result_summary.txt")).unwrap();
+    let sum = &t.summary;
     assert!(sum
         .lines()
         .last()
@@ -208,15 +268,16 @@ fn dry_run_writes_nothing_and_is_invalid() {
     let mut s = settings(t.path(), "", Mode::Standard);
     s.dry_run = true;
     let mut fake = Fake::default();
-    let mut console = Vec::new();
-    let o = run(&s, &mut fake, &mut console).unwrap();
+    let (o, texts) = suite(&s, &mut fake);
+    let o = o.unwrap();
     assert!(fake.ran.is_empty() && !o.validity.run);
     assert_eq!(o.run_invalid[0], "DRY RUN MODE ACTIVATED");
     assert!(
         std::fs::read_dir(t.path()).unwrap().next().is_none(),
         "nothing on disk"
     );
-    let out = String::from_utf8(console).unwrap();
+    // In a dry run the result-directory sink shows result.txt's text on the console.
+    let out = format!("{}{}", texts.txt, texts.summary);
     assert!(out.contains("; ERROR INVALID DRY RUN MODE ACTIVATED\n"));
     assert!(out.contains("; iogauge ior --tasks 2 --dataPacketType=timestamp "));
     assert!(
@@ -235,7 +296,7 @@ fn a_refused_write_phase_stops_the_run_before_any_file() {
         refuse: Some("mdtest-hard-write".into()),
         ..Fake::default()
     };
-    let e = run(&s, &mut fake, &mut Vec::new()).unwrap_err();
+    let e = suite(&s, &mut fake).0.unwrap_err();
     assert_eq!(e, "io500: [mdtest-hard-write] already exists");
     assert!(fake.ran.is_empty());
     assert_eq!(

@@ -7,10 +7,11 @@ use std::path::PathBuf;
 use engine::Engine;
 use exec::Comm;
 
+use crate::ior::report::Report;
 use crate::ior::IorParams;
 
 /// Everything a rank needs to run the benchmark.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub params: &'a IorParams,
     pub comm: &'a dyn Comm,
     pub engine: &'a dyn Engine,
@@ -18,14 +19,17 @@ pub struct Ctx<'a> {
     pub interval_ns: u64,
     /// Directories this rank created (`-u`), removed again with the files.
     pub(crate) created_dirs: RefCell<Vec<PathBuf>>,
+    /// Where rank 0 reports.
+    pub(crate) report: &'a Report<'a>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(
+    pub(crate) fn new(
         params: &'a IorParams,
         comm: &'a dyn Comm,
         engine: &'a dyn Engine,
         interval_ns: u64,
+        report: &'a Report<'a>,
     ) -> Self {
         Ctx {
             params,
@@ -33,6 +37,7 @@ impl<'a> Ctx<'a> {
             engine,
             interval_ns,
             created_dirs: RefCell::new(Vec::new()),
+            report,
         }
     }
 }

@@ -26,6 +26,9 @@ pub enum IorError {
     Comm(#[from] CommError),
     #[error("rank reports: {0}")]
     Wire(String),
+    /// The plan names an engine that cannot be built (checked before the run; not expected).
+    #[error("{0}")]
+    Engine(String),
 }
 
 fn at(offset: Option<u64>) -> String {

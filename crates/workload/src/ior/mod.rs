@@ -2,8 +2,9 @@
 //!
 //! `params` is the resolved plan, `validate` IOR's rules on it, `preflight` the checks against
 //! the file system before any I/O. `pattern`, `reorder` and `data` are pure functions (where
-//! bytes go, whose data is read back, what the bytes are). `run` is the repetition loop and
-//! `phase` one phase on one rank plus the reduction to rank 0's `outcome`.
+//! bytes go, whose data is read back, what the bytes are). `run` runs a plan on the ranks (the
+//! repetition loop), `phase` one phase on one rank plus the reduction to rank 0's `outcome`,
+//! and `report` turns rank 0's results into the session's events.
 
 mod ctx;
 pub mod data;
@@ -14,14 +15,14 @@ pub mod pattern;
 mod phase;
 pub mod preflight;
 pub mod reorder;
+mod report;
 mod run;
 pub mod validate;
 mod wire;
 
-pub use ctx::Ctx;
 pub use error::IorError;
 pub use outcome::{
-    Access, CheckOutcome, ErrorAt, Event, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
+    Access, CheckOutcome, ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
 };
 pub use plan::ior::{DataPacket, IorParams, SummaryFormat};
-pub use run::{run, RunTotals};
+pub use run::run;

@@ -209,6 +209,18 @@ pub(crate) fn run_phase(
         prev: 0,
         bytes: 0,
     };
+    if rank == 0 {
+        // Before the barrier, so no sink runs while other ranks are in the timed window.
+        match plan.mode {
+            Mode::Write => ctx
+                .report
+                .phase_start(Access::Write, plan.iteration, tasks as usize),
+            Mode::Read => ctx
+                .report
+                .phase_start(Access::Read, plan.iteration, tasks as usize),
+            Mode::Check => {}
+        }
+    }
     // The barrier before open; rank 0's clock becomes the epoch of the interval series.
     let epoch = comm.broadcast_u64(now_ns(), 0)?;
     meter.series.set_epoch(epoch);

@@ -1,19 +1,23 @@
 //! The repetition loop of an IOR run (IOR's `TestIoSys`): write, write check, read, remove,
 //! once per repetition, with the data signature, stonewall counts and reordering of IOR.
 
-use exec::ReduceOp;
+use exec::{first_failure, CommError, Ranks, ReduceOp};
 use measure::now_ns;
+use results::ior::summaries;
 
 use crate::ior::ctx::Ctx;
 use crate::ior::error::IorError;
 use crate::ior::naming;
-use crate::ior::outcome::{Access, CheckOutcome, Event};
+use crate::ior::outcome::{Access, CheckOutcome, PhaseOutcome};
 use crate::ior::phase::{reduce, run_phase, Mode, PhasePlan};
 use crate::ior::reorder::{self, Pass, ReorderSpec};
+use crate::ior::report::Report;
+use crate::ior::IorParams;
+use crate::session::{Collected, Finished, Session};
 
 /// How the run ended, the same on every rank.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RunTotals {
+struct RunTotals {
     /// Failed transfer checks over all phases and ranks.
     pub errors: u64,
 }
@@ -25,8 +29,43 @@ fn unix_seconds() -> u64 {
         .unwrap_or(0)
 }
 
-/// Runs the benchmark on this rank; `on` is called on rank 0 only, as results arrive.
-pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> {
+/// Runs an IOR plan on `ranks`, reporting through `session` from start to end (also when a
+/// rank fails: the phases that finished stay in the document). The plan was validated and the
+/// file system checked before.
+pub fn run(p: &IorParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
+    session.hub().start();
+    let phases = Collected::new();
+    let report = Report {
+        session,
+        phases: &phases,
+    };
+    let outcomes = ranks.run(|comm| {
+        let engine =
+            engine::build(&p.engine, comm.rank()).map_err(|e| IorError::Engine(e.to_string()))?;
+        let ctx = Ctx::new(p, comm, engine.as_ref(), session.interval_ns(), &report);
+        run_rank(&ctx)
+    });
+    let is_peer = |e: &IorError| matches!(e, IorError::Comm(CommError::PeerFailed { .. }));
+    let failure = first_failure(&outcomes, is_peer);
+    let errors = outcomes
+        .iter()
+        .find_map(|r| r.as_ref().ok())
+        .map_or(0, |t| t.errors);
+    let phases = phases.into_inner();
+    let mut hub = session.hub();
+    hub.doc_mut().summary = summaries(&phases);
+    let code = u8::from(failure.is_some() || errors > 0);
+    hub.end(i32::from(code), failure.as_deref());
+    Finished {
+        doc: hub.doc().clone(),
+        outcomes: phases,
+        errors,
+        failure,
+    }
+}
+
+/// The benchmark on this rank; rank 0 reports as results arrive.
+fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
     let p = ctx.params;
     let comm = ctx.comm;
     let is_root = comm.rank() == 0;
@@ -43,7 +82,7 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> 
         seed: p.reorder_tasks_random_seed,
     };
     if is_root {
-        run_warnings(ctx, &spec, verify_possible, on);
+        run_warnings(ctx, &spec, verify_possible);
     }
 
     let mut buf = ctx.engine.alloc_buffer(p.transfer_size as usize);
@@ -60,10 +99,7 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> 
             (_, None) => comm.broadcast_u64(unix_seconds(), 0)?,
         };
         if is_root {
-            on(Event::RepetitionStart {
-                iteration: rep,
-                seed,
-            });
+            ctx.report.repetition(rep, seed);
         }
         let plan = |mode, rank_offset, verify, pair_limit| PhasePlan {
             mode,
@@ -91,7 +127,7 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> 
                 }
             }
             if let Some(o) = reduce(ctx, Access::Write, &plan, mine)? {
-                on(Event::Phase(&o));
+                ctx.report.phase(o);
             }
         }
 
@@ -117,14 +153,14 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> 
                     iteration: rep,
                     verification: o.verification.unwrap_or_default(),
                 };
-                on(Event::WriteCheck(&c));
+                ctx.report.check(&c);
             }
         }
 
         if (p.read_file || p.check_read) && !time_up() {
             let pair_limit = match write_pairs {
                 Some(n) => n,
-                None => read_status(ctx, on)?,
+                None => read_status(ctx)?,
             };
             let off =
                 reorder::rank_offset(&spec, Pass::Read, comm.rank() as u64, comm.node_map(), rep);
@@ -138,7 +174,7 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> 
                             .to_string(),
                     );
                 }
-                on(Event::Phase(&o));
+                ctx.report.phase(o);
             }
         }
 
@@ -150,10 +186,7 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> 
             remove_written(ctx, rep)?;
             comm.barrier()?;
             if is_root {
-                on(Event::Remove {
-                    iteration: rep,
-                    time_s: (now_ns() - start) as f64 / 1e9,
-                });
+                ctx.report.remove(rep, (now_ns() - start) as f64 / 1e9);
             }
         } else {
             comm.barrier()?;
@@ -162,25 +195,25 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, IorError> 
     Ok(RunTotals { errors })
 }
 
-fn run_warnings(ctx: &Ctx, spec: &ReorderSpec, verify_possible: bool, on: &mut dyn FnMut(Event)) {
+fn run_warnings(ctx: &Ctx, spec: &ReorderSpec, verify_possible: bool) {
     let p = ctx.params;
     let map = ctx.comm.node_map();
     if (p.read_file || p.check_read)
         && p.reorder_tasks
         && reorder::is_identity(spec, Pass::Read, map, 0)
     {
-        on(Event::Warning(format!(
+        ctx.report.warning(&format!(
             "-C has no effect: with {} task(s) on {} node(s) every task reads the data it wrote itself \
              (use more nodes, or --fake-nodes to exercise the reordering)",
             map.ranks(),
             map.num_nodes()
-        )));
+        ));
     }
     if !verify_possible && (p.check_read || p.check_write) {
-        on(Event::Warning(format!(
+        ctx.report.warning(&format!(
             "the {} engine moves no data: -W/-R checks are skipped",
             p.engine.api
-        )));
+        ));
     }
 }
 
@@ -195,7 +228,7 @@ fn store_status(ctx: &Ctx, pairs: u64) -> Result<(), IorError> {
 
 /// The pair count a read must stop at: from the status file (rank 0 reads, all agree), or the
 /// manual `stoneWallingWearOutIterations`, or 0 (everything).
-fn read_status(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<u64, IorError> {
+fn read_status(ctx: &Ctx) -> Result<u64, IorError> {
     let p = ctx.params;
     let Some(path) = &p.stonewall_status_file else {
         return Ok(p.stonewall_wear_out_iterations);
@@ -212,10 +245,10 @@ fn read_status(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<u64, IorError> {
     let pairs = ctx.comm.broadcast_u64(mine, 0)?;
     if pairs == UNREADABLE {
         if ctx.comm.rank() == 0 {
-            on(Event::Warning(format!(
+            ctx.report.warning(&format!(
                 "could not read back the stonewall status from {}: reading everything",
                 path.display()
-            )));
+            ));
         }
         return Ok(0);
     }

@@ -7,11 +7,12 @@ use engine::Engine;
 use exec::Comm;
 
 use super::naming::{effective_stride, test_dir_name};
+use super::report::Report;
 use super::tree::Shape;
 use plan::mdtest::MdtestParams;
 
 /// Everything a rank needs to run the benchmark.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub params: &'a MdtestParams,
     pub shape: Shape,
     pub comm: &'a dyn Comm,
@@ -22,16 +23,19 @@ pub struct Ctx<'a> {
     pub status_items: Option<u64>,
     /// `-N` after mdtest's tasks-per-node rule.
     pub stride: u64,
+    /// Where rank 0 reports.
+    pub(crate) report: &'a Report<'a>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(
+    pub(crate) fn new(
         params: &'a MdtestParams,
         shape: Shape,
         comm: &'a dyn Comm,
         engine: &'a dyn Engine,
         interval_ns: u64,
         status_items: Option<u64>,
+        report: &'a Report<'a>,
     ) -> Self {
         let map = comm.node_map();
         let stride = effective_stride(
@@ -48,6 +52,7 @@ impl<'a> Ctx<'a> {
             interval_ns,
             status_items,
             stride,
+            report,
         }
     }
 

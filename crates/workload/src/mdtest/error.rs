@@ -16,6 +16,9 @@ pub enum MdError {
     Comm(#[from] CommError),
     #[error("rank reports: {0}")]
     Wire(String),
+    /// The plan names an engine that cannot be built (checked before the run; not expected).
+    #[error("{0}")]
+    Engine(String),
 }
 
 /// A missing item in a stat/read/remove is most often a create that was cut short.

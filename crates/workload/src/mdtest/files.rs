@@ -10,23 +10,14 @@ use super::ctx::{Ctx, Seeds};
 use super::error::MdError;
 use super::items::{no_bytes, run_items, timed_pass, Order, Sweep};
 use super::naming::{name_rank, Kind, Step};
-use super::outcome::{ErrorAt, Event, Op, PhaseOutcome, StonewallOutcome, VerifyOutcome};
+use results::Operation;
+
+use super::outcome::{ErrorAt, StonewallOutcome, VerifyOutcome};
 use super::phase::{close, open, Extra};
 use crate::ior::data::{Checker, DataPattern};
 
-fn emit(o: Option<PhaseOutcome>, on: &mut dyn FnMut(Event)) {
-    if let Some(o) = o {
-        on(Event::Phase(&o));
-    }
-}
-
 /// The file phases of one iteration; returns this rank's data errors.
-pub(crate) fn file_phases(
-    ctx: &Ctx,
-    iteration: u32,
-    seeds: &Seeds,
-    on: &mut dyn FnMut(Event),
-) -> Result<u64, MdError> {
+pub(crate) fn file_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<u64, MdError> {
     let p = ctx.params;
     let e = ctx.engine;
     let full = ctx.items_per_rank();
@@ -35,7 +26,7 @@ pub(crate) fn file_phases(
     // Items the later phases use: the status file's count, or what the create agreed on.
     let mut limit = ctx.status_items.map_or(full, |n| n.min(full));
     if p.phases.create {
-        limit = create(ctx, iteration, seeds, creation, full, on)?;
+        limit = create(ctx, iteration, seeds, creation, full)?;
     }
     let sweep = |step, order, count| Sweep::new(iteration, Kind::File, step, order, count);
     if p.phases.stat {
@@ -43,25 +34,19 @@ pub(crate) fn file_phases(
             shuffle: seeds.random,
         };
         let s = sweep(Step::Stat, order, limit);
-        emit(
-            timed_pass(ctx, Op::FileStat, &s, false, |path, _| {
-                no_bytes("stat", path, e.stat(path))
-            })?,
-            on,
-        );
+        timed_pass(ctx, Operation::FileStat, &s, false, |path, _| {
+            no_bytes("stat", path, e.stat(path))
+        })?;
     }
     let mut errors = 0;
     if p.phases.read {
-        errors = read(ctx, iteration, seeds, limit, on)?;
+        errors = read(ctx, iteration, seeds, limit)?;
     }
     if p.phases.remove {
         let s = sweep(Step::Remove, creation, limit);
-        emit(
-            timed_pass(ctx, Op::FileRemove, &s, false, |path, _| {
-                no_bytes("remove", path, e.remove(path))
-            })?,
-            on,
-        );
+        timed_pass(ctx, Operation::FileRemove, &s, false, |path, _| {
+            no_bytes("remove", path, e.remove(path))
+        })?;
     }
     Ok(errors)
 }
@@ -73,7 +58,6 @@ fn create(
     seeds: &Seeds,
     order: Order,
     full: u64,
-    on: &mut dyn FnMut(Event),
 ) -> Result<u64, MdError> {
     let p = ctx.params;
     let e = ctx.engine;
@@ -97,7 +81,7 @@ fn create(
             .map(|_| w)
     };
 
-    let mut o = open(ctx, p.unique_dir)?;
+    let mut o = open(ctx, Operation::FileCreate, iteration, p.unique_dir)?;
     let deadline = (p.stonewall_s > 0).then(|| o.start + p.stonewall_s * 1_000_000_000);
     let mut sweep = Sweep::new(iteration, Kind::File, Step::Create, order, full);
     sweep.deadline = deadline;
@@ -123,7 +107,7 @@ fn create(
         };
         if sw.hit {
             if ctx.rank() == 0 {
-                on(Event::Stonewall(&sw));
+                ctx.report.stonewall(&sw);
             }
             // Wear-out: everyone continues to the largest count, without a deadline.
             o.meter.prev = now_ns();
@@ -138,7 +122,7 @@ fn create(
         limit = max;
         extra.stonewall = Some(sw);
     }
-    emit(close(ctx, Op::FileCreate, iteration, o, extra)?, on);
+    close(ctx, Operation::FileCreate, iteration, o, extra)?;
     if let (Some(path), 0, true) = (&p.status_file, ctx.rank(), p.stonewall_s > 0) {
         // A bare decimal, as mdtest's StoreStoneWallingIterations.
         std::fs::write(path, limit.to_string())
@@ -149,13 +133,7 @@ fn create(
 
 /// The read phase: open read-only, read `-e` bytes, close; with `-X` check them against the
 /// pattern the writer (the rank two strides back) stamped with the item number.
-fn read(
-    ctx: &Ctx,
-    iteration: u32,
-    seeds: &Seeds,
-    limit: u64,
-    on: &mut dyn FnMut(Event),
-) -> Result<u64, MdError> {
+fn read(ctx: &Ctx, iteration: u32, seeds: &Seeds, limit: u64) -> Result<u64, MdError> {
     let p = ctx.params;
     let e = ctx.engine;
     let len = p.read_bytes as usize;
@@ -181,7 +159,7 @@ fn read(
             });
         }
     };
-    let mut o = open(ctx, false)?;
+    let mut o = open(ctx, Operation::FileRead, iteration, false)?;
     let order = Order::Numbered {
         shuffle: seeds.random,
     };
@@ -206,6 +184,6 @@ fn read(
         verify: (len > 0).then_some(v),
         ..Extra::default()
     };
-    emit(close(ctx, Op::FileRead, iteration, o, extra)?, on);
+    close(ctx, Operation::FileRead, iteration, o, extra)?;
     Ok(errors)
 }

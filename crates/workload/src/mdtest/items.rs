@@ -9,9 +9,9 @@ use std::path::Path;
 use super::ctx::Ctx;
 use super::error::MdError;
 use super::naming::{item_prefix, name_rank, tree_base, tree_owner, Kind, PathBuilder, Step};
-use super::outcome::{Op, PhaseOutcome};
 use super::phase::{close, open, Extra, Meter};
 use crate::rng::Permutation;
+use results::Operation;
 
 /// In which order a phase visits the items of one test directory.
 #[derive(Clone, Copy)]
@@ -132,15 +132,15 @@ where
 /// A whole timed phase of one sweep: open, the operations, close.
 pub(crate) fn timed_pass<F>(
     ctx: &Ctx,
-    op: Op,
+    op: Operation,
     sweep: &Sweep,
     unique_setup: bool,
     f: F,
-) -> Result<Option<PhaseOutcome>, MdError>
+) -> Result<(), MdError>
 where
     F: FnMut(&Path, u64) -> Result<u64, MdError>,
 {
-    let mut o = open(ctx, unique_setup)?;
+    let mut o = open(ctx, op, sweep.iteration, unique_setup)?;
     run_items(ctx, sweep, &mut o.meter, f)?;
     close(ctx, op, sweep.iteration, o, Extra::default())
 }

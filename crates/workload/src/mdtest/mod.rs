@@ -2,9 +2,10 @@
 //!
 //! `params` is the resolved plan, `validate` mdtest's rules on it, `preflight` the checks
 //! against the file system before any I/O. `tree` (counts, directory numbering, orders) and
-//! `naming` (names, `-N` shifts, paths) are pure functions. `run` is the iteration loop,
-//! `files` and `items` the per-rank operation loops, `phase` the timed bracket around each
-//! phase and the reduction to rank 0's `outcome`.
+//! `naming` (names, `-N` shifts, paths) are pure functions. `run` runs a plan on the ranks
+//! (the iteration loop), `files` and `items` are the per-rank operation loops, `phase` the
+//! timed bracket around each phase and the reduction to rank 0's `outcome`, which `report`
+//! turns into the session's events.
 
 mod ctx;
 mod error;
@@ -14,13 +15,13 @@ pub mod naming;
 pub mod outcome;
 mod phase;
 pub mod preflight;
+mod report;
 mod run;
 pub mod tree;
 pub mod validate;
 
-pub use ctx::Ctx;
 pub use error::MdError;
-pub use outcome::{Event, Op, PhaseOutcome, RankTimes, RunTotals, StonewallOutcome};
+pub use outcome::{PhaseOutcome, RankTimes, StonewallOutcome};
 pub use plan::mdtest::{MdtestParams, Phases};
-pub use run::run;
+pub use run::{run, Plan};
 pub use tree::{Shape, Tree};

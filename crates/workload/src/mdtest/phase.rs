@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use super::ctx::Ctx;
 use super::error::MdError;
-use super::outcome::{ErrorAt, Op, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
+use results::Operation;
+
+use super::outcome::{ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 
 /// Per-operation recorders of one rank in one phase.
 pub(crate) struct Meter {
@@ -41,12 +43,22 @@ pub(crate) struct Open {
     pub meter: Meter,
 }
 
-/// Opens a phase: the barrier (rank 0's clock becomes the series epoch), then `t_start`.
-/// `unique_setup`: a create phase with `-u`, where mdtest's per-task directory set-up has a
-/// barrier of its own that `-t` includes in the time and that is excluded otherwise.
-pub(crate) fn open(ctx: &Ctx, unique_setup: bool) -> Result<Open, MdError> {
+/// Opens phase `op`: rank 0 reports it, then the barrier (rank 0's clock becomes the series
+/// epoch), then `t_start`. `unique_setup`: a create phase with `-u`, where mdtest's per-task
+/// directory set-up has a barrier of its own that `-t` includes in the time and that is
+/// excluded otherwise.
+pub(crate) fn open(
+    ctx: &Ctx,
+    op: Operation,
+    iteration: u32,
+    unique_setup: bool,
+) -> Result<Open, MdError> {
     // Made before the clock starts: a new histogram writes its whole count array (~0.3 ms).
     let latency = LatencyHistogram::new();
+    if ctx.rank() == 0 {
+        // Before the barrier, so no sink runs while other ranks are in the timed window.
+        ctx.report.phase_start(op, iteration, ctx.tasks() as usize);
+    }
     let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
     let series = IntervalSeries::new(ctx.interval_ns, epoch);
     let mut start = now_ns();
@@ -77,7 +89,7 @@ pub(crate) struct Extra {
 }
 
 #[derive(Serialize, Deserialize)]
-struct Report {
+struct RankReport {
     start: u64,
     end_before_barrier: u64,
     end: u64,
@@ -94,15 +106,15 @@ fn secs(ns: u64) -> f64 {
     ns as f64 / 1e9
 }
 
-/// Closes a phase (`-Y` sync, barrier) and sends this rank's report to rank 0, which returns
-/// the phase outcome; the other ranks get `None`.
+/// Closes a phase (`-Y` sync, barrier) and sends this rank's report to rank 0, which reports
+/// the phase outcome.
 pub(crate) fn close(
     ctx: &Ctx,
-    op: Op,
+    op: Operation,
     iteration: u32,
     open: Open,
     extra: Extra,
-) -> Result<Option<PhaseOutcome>, MdError> {
+) -> Result<(), MdError> {
     let end_before_barrier = now_ns();
     // mdtest syncs in its phase bracket, which the tree phases do not use.
     if ctx.params.call_sync && !op.is_tree() {
@@ -114,7 +126,7 @@ pub(crate) fn close(
     let end = now_ns();
     let m = open.meter;
     let v = extra.verify.clone().unwrap_or_default();
-    let report = Report {
+    let report = RankReport {
         start: open.start,
         end_before_barrier,
         end,
@@ -128,14 +140,15 @@ pub(crate) fn close(
     };
     let bytes = serde_json::to_vec(&report).map_err(|e| MdError::Wire(e.to_string()))?;
     let Some(all) = ctx.comm.gather_bytes(&bytes, 0)? else {
-        return Ok(None);
+        return Ok(());
     };
     let mut ranks = Vec::with_capacity(all.len());
     let mut latency = LatencyHistogram::new();
     let mut series = IntervalSeries::new(ctx.interval_ns, m.series.epoch_ns());
     let mut verify = VerifyOutcome::default();
     for (rank, raw) in all.iter().enumerate() {
-        let r: Report = serde_json::from_slice(raw).map_err(|e| MdError::Wire(e.to_string()))?;
+        let r: RankReport =
+            serde_json::from_slice(raw).map_err(|e| MdError::Wire(e.to_string()))?;
         latency.merge(&LatencyHistogram::from_bytes(&r.latency).map_err(MdError::Wire)?);
         series.merge(&IntervalSeries::from_bytes(&r.series).map_err(MdError::Wire)?);
         verify.errors += r.errors;
@@ -155,7 +168,7 @@ pub(crate) fn close(
             bytes: r.bytes,
         });
     }
-    Ok(Some(PhaseOutcome {
+    ctx.report.phase(PhaseOutcome {
         op,
         iteration,
         ranks,
@@ -165,5 +178,6 @@ pub(crate) fn close(
         stonewall: extra.stonewall,
         verification: extra.verify.map(|_| verify),
         warnings: extra.warnings,
-    }))
+    });
+    Ok(())
 }

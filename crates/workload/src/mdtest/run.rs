@@ -1,15 +1,83 @@
 //! The iteration loop of an mdtest run (`mdtest_iteration`): tree create, directory phases,
 //! file phases, tree remove, with mdtest's barriers and its stonewall agreement.
 
-use exec::ReduceOp;
+use exec::{first_failure, CommError, Ranks, ReduceOp};
+use results::mdtest::summaries;
+use results::Operation;
 
 use super::ctx::{Ctx, Seeds};
 use super::error::MdError;
 use super::items::{no_bytes, timed_pass, Sweep};
 use super::naming::{tree_base, Kind, PathBuilder, Step};
-use super::outcome::{Event, Op, RunTotals};
+use super::outcome::PhaseOutcome;
 use super::phase::{close, open, Extra};
+use super::report::Report;
+use super::tree::Shape;
 use super::{files, items};
+use crate::mdtest::MdtestParams;
+use crate::session::{Collected, Finished, Session};
+
+/// The plan of an mdtest run, checked: the parameters, the item layout `validate` resolved, and
+/// the items per task a stonewall status file imposes on a run without a create phase (read by
+/// `preflight`; rank 0's value is used on every rank).
+#[derive(Debug, Clone, Copy)]
+pub struct Plan<'a> {
+    pub params: &'a MdtestParams,
+    pub shape: Shape,
+    pub status_items: Option<u64>,
+}
+
+/// Runs an mdtest plan on `ranks`, reporting through `session` from start to end (also when a
+/// rank fails: the phases that finished stay in the document).
+pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
+    session.hub().start();
+    let phases = Collected::new();
+    let report = Report {
+        session,
+        phases: &phases,
+        write_bytes: plan.params.write_bytes,
+    };
+    let outcomes = ranks.run(|comm| {
+        let engine = engine::build(&plan.params.engine, comm.rank())
+            .map_err(|e| MdError::Engine(e.to_string()))?;
+        const NONE: u64 = u64::MAX;
+        let status = comm.broadcast_u64(plan.status_items.unwrap_or(NONE), 0)?;
+        let status_items = (status != NONE).then_some(status);
+        let ctx = Ctx::new(
+            plan.params,
+            plan.shape,
+            comm,
+            engine.as_ref(),
+            session.interval_ns(),
+            status_items,
+            &report,
+        );
+        run_rank(&ctx)
+    });
+    let is_peer = |e: &MdError| matches!(e, MdError::Comm(CommError::PeerFailed { .. }));
+    let failure = first_failure(&outcomes, is_peer);
+    let phases = phases.into_inner();
+    let mut hub = session.hub();
+    let errors = outcomes
+        .iter()
+        .find_map(|r| r.as_ref().ok())
+        .map_or(hub.doc().verification_errors, |t| t.errors);
+    hub.doc_mut().summary = summaries(&phases);
+    let code = u8::from(failure.is_some() || errors > 0);
+    hub.end(i32::from(code), failure.as_deref());
+    Finished {
+        doc: hub.doc().clone(),
+        outcomes: phases,
+        errors,
+        failure,
+    }
+}
+
+/// How a rank's run ended, the same on every rank.
+struct RunTotals {
+    /// Files that did not read back as written (or read short), over all phases and ranks.
+    errors: u64,
+}
 
 fn unix_seconds() -> u64 {
     std::time::SystemTime::now()
@@ -18,8 +86,8 @@ fn unix_seconds() -> u64 {
         .unwrap_or(0)
 }
 
-/// Runs the benchmark on this rank; `on` is called on rank 0 only, as results arrive.
-pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, MdError> {
+/// The benchmark on this rank; rank 0 reports as results arrive.
+fn run_rank(ctx: &Ctx) -> Result<RunTotals, MdError> {
     let p = ctx.params;
     let is_root = ctx.rank() == 0;
     let data = match p.seed {
@@ -38,23 +106,19 @@ pub fn run(ctx: &Ctx, on: &mut dyn FnMut(Event)) -> Result<RunTotals, MdError> {
         None
     };
     if is_root {
-        on(Event::Begin {
-            data_seed: data,
-            random_seed: random,
-            items_from_status: ctx.status_items,
-        });
+        ctx.report.begin(data, random, ctx.status_items);
         if p.verify_read && !ctx.engine.caps().does_io {
-            on(Event::Warning(format!(
+            ctx.report.warning(&format!(
                 "the {} engine moves no data: -X checks are skipped",
                 p.engine.api
-            )));
+            ));
         }
     }
     let seeds = Seeds { data, random };
     let created_root = make_root(ctx)?;
     let mut errors = 0;
     for iteration in 0..p.iterations {
-        errors += iterate(ctx, &seeds, iteration, on)?;
+        errors += iterate(ctx, &seeds, iteration)?;
     }
     if created_root && p.phases.remove {
         let root = p.dir_of(ctx.rank());
@@ -83,18 +147,8 @@ fn make_root(ctx: &Ctx) -> Result<bool, MdError> {
 }
 
 /// One iteration; returns this rank's data errors.
-fn iterate(
-    ctx: &Ctx,
-    seeds: &Seeds,
-    iteration: u32,
-    on: &mut dyn FnMut(Event),
-) -> Result<u64, MdError> {
+fn iterate(ctx: &Ctx, seeds: &Seeds, iteration: u32) -> Result<u64, MdError> {
     let p = ctx.params;
-    let report = |o: Option<super::PhaseOutcome>, on: &mut dyn FnMut(Event)| {
-        if let Some(o) = o {
-            on(Event::Phase(&o));
-        }
-    };
     if p.phases.create {
         if ctx.owns_path() {
             for l in 0..ctx.shape.loops {
@@ -105,20 +159,20 @@ fn iterate(
             }
         }
         ctx.comm.barrier()?;
-        report(tree_phase(ctx, iteration, true)?, on);
+        tree_phase(ctx, iteration, true)?;
     }
     if p.dirs_too {
         ctx.comm.barrier()?;
-        dir_phases(ctx, iteration, seeds, on)?;
+        dir_phases(ctx, iteration, seeds)?;
     }
     let mut errors = 0;
     if p.files {
         ctx.comm.barrier()?;
-        errors = files::file_phases(ctx, iteration, seeds, on)?;
+        errors = files::file_phases(ctx, iteration, seeds)?;
     }
     ctx.comm.barrier()?;
     if p.phases.remove {
-        report(tree_phase(ctx, iteration, false)?, on);
+        tree_phase(ctx, iteration, false)?;
         if ctx.owns_path() {
             for l in 0..ctx.shape.loops {
                 let dir = ctx.test_dir(ctx.rank(), iteration, l);
@@ -133,18 +187,19 @@ fn iterate(
 
 /// Tree create or remove between two barriers: rank 0 makes the shared tree, or every rank
 /// its own with `-u`. The rate counts one tree (rank 0's), as mdtest.
-fn tree_phase(
-    ctx: &Ctx,
-    iteration: u32,
-    create: bool,
-) -> Result<Option<super::PhaseOutcome>, MdError> {
+fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
     let p = ctx.params;
     let order: Vec<u64> = if create {
         ctx.shape.tree.pre_order().collect()
     } else {
         ctx.shape.tree.post_order()
     };
-    let mut o = open(ctx, false)?;
+    let op = if create {
+        Operation::TreeCreate
+    } else {
+        Operation::TreeRemove
+    };
+    let mut o = open(ctx, op, iteration, false)?;
     if p.unique_dir || ctx.rank() == 0 {
         let owner = if p.unique_dir { ctx.rank() } else { 0 };
         let base = tree_base(p.unique_dir, owner);
@@ -172,22 +227,12 @@ fn tree_phase(
             ctx.shape.num_dirs
         ));
     }
-    let op = if create {
-        Op::TreeCreate
-    } else {
-        Op::TreeRemove
-    };
     close(ctx, op, iteration, o, extra)
 }
 
 /// mdtest's `directory_test`: create, stat, rename, remove (the directory "read" phase of
 /// mdtest does nothing and is not printed, so it is left out).
-fn dir_phases(
-    ctx: &Ctx,
-    iteration: u32,
-    seeds: &Seeds,
-    on: &mut dyn FnMut(Event),
-) -> Result<(), MdError> {
+fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
     let p = ctx.params;
     let count = ctx.items_per_rank();
     let dirs = ctx.shape.creation_dirs();
@@ -196,38 +241,29 @@ fn dir_phases(
         shuffle: seeds.random,
     };
     let e = ctx.engine;
-    let mut emit = |o: Option<super::PhaseOutcome>| {
-        if let Some(o) = o {
-            on(Event::Phase(&o));
-        }
-    };
     let sweep = |step, order| Sweep::new(iteration, Kind::Dir, step, order, count);
     if p.phases.create {
         let s = sweep(Step::Create, creation);
-        emit(timed_pass(
-            ctx,
-            Op::DirCreate,
-            &s,
-            p.unique_dir,
-            |path, _| no_bytes("mkdir", path, e.mkdir(path)),
-        )?);
+        timed_pass(ctx, Operation::DirCreate, &s, p.unique_dir, |path, _| {
+            no_bytes("mkdir", path, e.mkdir(path))
+        })?;
     }
     if p.phases.stat {
         let s = sweep(Step::Stat, numbered);
-        emit(timed_pass(ctx, Op::DirStat, &s, false, |path, _| {
+        timed_pass(ctx, Operation::DirStat, &s, false, |path, _| {
             no_bytes("stat", path, e.stat(path))
-        })?);
+        })?;
     }
     if p.phases.rename && count > 1 {
-        let mut o = open(ctx, false)?;
+        let mut o = open(ctx, Operation::DirRename, iteration, false)?;
         items::rename_rotation(ctx, iteration, count, &mut o.meter)?;
-        emit(close(ctx, Op::DirRename, iteration, o, Extra::default())?);
+        close(ctx, Operation::DirRename, iteration, o, Extra::default())?;
     }
     if p.phases.remove {
         let s = sweep(Step::Remove, creation);
-        emit(timed_pass(ctx, Op::DirRemove, &s, false, |path, _| {
+        timed_pass(ctx, Operation::DirRemove, &s, false, |path, _| {
             no_bytes("rmdir", path, e.rmdir(path))
-        })?);
+        })?;
     }
     Ok(())
 }

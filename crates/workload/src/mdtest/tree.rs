@@ -6,10 +6,10 @@
 //! their directories, and stats, reads and renames them in item-number order; the two orders
 //! agree when `b <= 1`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Depth (`-z`) and branching factor (`-b`) of one tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tree {
     pub depth: u32,
     pub branch: u64,
@@ -114,7 +114,7 @@ impl Iterator for PreOrder {
 }
 
 /// How a rank's items spread over the tree, and over test directories (`-n` with `-I`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shape {
     pub tree: Tree,
     pub num_dirs: u64,

@@ -43,15 +43,10 @@ impl Command {
         }
     }
 
-    /// The equivalent `iogauge ior|mdtest|find --tasks N ...` command line, shell-quoted.
-    pub fn iogauge(&self, ranks: usize) -> Option<String> {
+    /// The equivalent `iogauge <tool> --tasks N ...` command line, shell-quoted (`tool` is the
+    /// phase's, [`crate::io500::phases::Phase::tool`]).
+    pub fn iogauge(&self, tool: &str, ranks: usize) -> Option<String> {
         let Command::Argv(v) = self else { return None };
-        let tool = match v[0].as_str() {
-            "./ior" => "ior",
-            "./mdtest" => "mdtest",
-            "./pfind" => "find",
-            _ => return None,
-        };
         let args: Vec<String> = v[1..].iter().map(|a| text::shell_quote(a)).collect();
         Some(format!("iogauge {tool} --tasks {ranks} {}", args.join(" ")))
     }

@@ -1,19 +1,15 @@
 //! Before any benchmark I/O: every phase's command built and parsed, the write phases checked
 //! against the data directory once it exists. Every error here is bad input (exit status 2).
 
-use super::{selected, Driver, Settings};
-use crate::io500::argv::{self, Built, Where};
+use super::{selected, where_, Driver, Prepared, Ready, Settings};
+use crate::io500::argv::{self, Where};
 use crate::io500::config::Config;
 use crate::io500::layout::{Layout, Wrote};
 use crate::io500::phases::{How, Mode, Phase, WRITE};
 
-/// Checks before any I/O, builds every command and lets the driver parse it. Errors are bad
-/// input (exit status 2).
-pub(super) fn prepare(
-    s: &Settings,
-    w: &Where,
-    driver: &mut dyn Driver,
-) -> Result<Vec<Option<Built>>, String> {
+/// Checks before any I/O, builds every command and lets the driver parse it into its plan, once.
+/// Errors are bad input (exit status 2).
+fn prepare(s: &Settings, w: &Where, driver: &mut dyn Driver) -> Result<Vec<Option<Ready>>, String> {
     let cfg = &s.config;
     if w.stonewall < 1 {
         return Err(format!(
@@ -29,24 +25,28 @@ pub(super) fn prepare(
     }
     let mut built = Vec::new();
     for p in selected(s) {
-        let b = argv::build(p, cfg, w).map_err(|e| format!("io500: {e}"))?;
-        if let Some(b) = &b {
-            let will_run = match p.how {
-                How::Find(_) => cfg.bool(p.name, "run"),
-                _ => cfg.runs(p.name),
-            };
-            if will_run {
-                driver.check(p, b).map_err(|e| {
-                    format!(
-                        "io500: [{}] {e}{}\n  (from: {})",
-                        p.name,
-                        api_hint(cfg, p, &e),
-                        b.command.exe()
-                    )
-                })?;
-            }
-        }
-        built.push(b);
+        let Some(b) = argv::build(p, cfg, w).map_err(|e| format!("io500: {e}"))? else {
+            built.push(None);
+            continue;
+        };
+        let will_run = match p.how {
+            How::Find(_) => cfg.bool(p.name, "run"),
+            _ => cfg.runs(p.name),
+        };
+        let planned = if will_run {
+            let planned = driver.plan(p, &b).map_err(|e| {
+                format!(
+                    "io500: [{}] {e}{}\n  (from: {})",
+                    p.name,
+                    api_hint(cfg, p, &e),
+                    b.command.exe()
+                )
+            })?;
+            Some(planned)
+        } else {
+            None
+        };
+        built.push(Some(Ready { built: b, planned }));
     }
     Ok(built)
 }
@@ -72,17 +72,12 @@ fn api_hint(cfg: &Config, p: &Phase, error: &str) -> String {
     )
 }
 
-/// The checks of [`run`] alone (no I/O): every phase's command built and parsed.
-pub fn check(s: &Settings, driver: &mut dyn Driver) -> Result<(), String> {
+/// The checks before [`super::run`] (no I/O): every phase's command built, parsed into its plan
+/// and checked, once.
+pub fn check(s: &Settings, driver: &mut dyn Driver) -> Result<Prepared, String> {
     let layout = Layout::resolve(&s.config, &s.timestamp);
-    let w = Where {
-        data: layout.data,
-        result: layout.result,
-        timestamp: s.timestamp.clone(),
-        stonewall: s.config.i64("debug", "stonewall-time").unwrap_or(300),
-        ranks: s.ranks,
-    };
-    prepare(s, &w, driver).map(drop)
+    let phases = prepare(s, &where_(s, &layout), driver)?;
+    Ok(Prepared { phases })
 }
 
 /// Creates `$D` and its phase directories, then lets the write phases check that nothing of
@@ -91,19 +86,23 @@ pub fn check(s: &Settings, driver: &mut dyn Driver) -> Result<(), String> {
 pub(super) fn make_data_dirs(
     s: &Settings,
     layout: &mut Layout,
-    built: &[Option<Built>],
+    built: &[Option<Ready>],
     driver: &mut dyn Driver,
 ) -> Result<(), String> {
     let made = layout.make_data_dirs();
     layout.note_mdtest_dirs();
     let mut result = made.map_err(|e| format!("io500: datadir: {e}"));
     for (p, b) in selected(s).zip(built) {
-        let Some(b) = b.as_ref().filter(|_| result.is_ok()) else {
+        let Some(Ready {
+            planned: Some(planned),
+            ..
+        }) = b.as_ref().filter(|_| result.is_ok())
+        else {
             continue;
         };
         if p.kind & WRITE != 0 && s.config.runs(p.name) {
             result = driver
-                .preflight(p, b)
+                .preflight(p, planned)
                 .map_err(|e| format!("io500: [{}] {e}", p.name));
         }
     }

@@ -4,23 +4,28 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::{Driver, Out, Record, Settings};
+use results::sink::PhaseStart;
+
+use super::text::Text;
+use super::{Driver, PhaseRun, Record, Settings};
 use crate::io500::argv::{Built, Where};
 use crate::io500::clock::{local_now, DATE};
 use crate::io500::format::{cf, pair, result_line};
 use crate::io500::measured::{self, Line, Step};
 use crate::io500::phases::{How, Phase};
+use crate::io500::plan::Planned;
 use crate::io500::validity;
 
+/// One phase; returns its record and, when its tool ran, what the tool measured.
 pub(super) fn run_phase(
     s: &Settings,
     phase: &'static Phase,
-    built: Option<&Built>,
+    built: Option<(&Built, Option<&Planned>)>,
     w: &Where,
     minwrite: i64,
-    out: &mut Out,
+    out: &mut Text,
     driver: &mut dyn Driver,
-) -> Record {
+) -> (Record, Option<PhaseRun>) {
     let cfg = &s.config;
     if cfg.bool("global", "drop-caches") && !phase.dummy() && !s.dry_run {
         drop_caches(cfg.get("global", "drop-caches-cmd").unwrap_or(""), out);
@@ -52,6 +57,7 @@ pub(super) fn run_phase(
     };
     let start = Instant::now();
     let mut lines = Vec::new();
+    let mut ran = None;
     let score = match (phase.how, built) {
         (How::Timestamp, _) => timestamp(s, w, &mut lines, &mut rec),
         (How::MdWorkbench, _) => {
@@ -60,7 +66,16 @@ pub(super) fn run_phase(
             }
             0.0
         }
-        (_, Some(b)) => tool(s, phase, b, w, out, driver, &mut lines, &mut rec),
+        (_, Some((b, planned))) => {
+            let t = Tool {
+                built: b,
+                planned,
+                w,
+            };
+            let (score, r) = tool(s, phase, &t, out, driver, &mut lines, &mut rec);
+            ran = r;
+            score
+        }
         _ => 0.0,
     };
     let runtime = start.elapsed().as_secs_f64();
@@ -91,7 +106,7 @@ pub(super) fn run_phase(
         out.txt(&pair("t_delta", format!("{runtime:.4}")));
         out.txt(&pair("t_end", local_now(DATE)));
     }
-    rec
+    (rec, ran)
 }
 
 /// Rank 0 creates the empty `$R/timestampfile` that find's `-newer` compares against.
@@ -111,18 +126,25 @@ fn timestamp(s: &Settings, w: &Where, lines: &mut Vec<Line>, rec: &mut Record) -
     0.0
 }
 
+/// What an ior, mdtest or find phase runs: its command, its plan (`None` when disabled) and
+/// where.
+struct Tool<'a> {
+    built: &'a Built,
+    planned: Option<&'a Planned>,
+    w: &'a Where,
+}
+
 /// An ior, mdtest or find phase: its `exe`, then (unless disabled or a dry run) the tool.
-#[allow(clippy::too_many_arguments)]
 fn tool(
     s: &Settings,
     phase: &'static Phase,
-    built: &Built,
-    w: &Where,
-    out: &mut Out,
+    t: &Tool,
+    out: &mut Text,
     driver: &mut dyn Driver,
     lines: &mut Vec<Line>,
     rec: &mut Record,
-) -> f64 {
+) -> (f64, Option<PhaseRun>) {
+    let (built, w) = (t.built, t.w);
     let cfg = &s.config;
     let step = match phase.how {
         How::Ior(_, st) => Step::Ior(st),
@@ -131,7 +153,7 @@ fn tool(
     };
     // find checks its own `run` first and then prints nothing (it has no parent).
     if step == Step::Find && !cfg.bool(phase.name, "run") {
-        return 0.0;
+        return (0.0, None);
     }
     for t in &built.warnings {
         out.warning(t);
@@ -141,16 +163,19 @@ fn tool(
     out.txt(&pair("exe", &exe));
     rec.exe = Some(exe);
     if s.dry_run {
-        if let Some(eq) = built.command.iogauge(built.ranks) {
+        let eq = phase
+            .tool()
+            .and_then(|tool| built.command.iogauge(tool, built.ranks));
+        if let Some(eq) = eq {
             out.txt(&format!("; {eq}\n"));
         }
     }
     if let Some(n) = built.nproc_pair {
         out.txt(&pair("nproc", n));
     }
-    if s.dry_run || (step != Step::Find && !cfg.runs(phase.name)) {
-        return 0.0;
-    }
+    let Some(planned) = t.planned.filter(|_| !s.dry_run) else {
+        return (0.0, None);
+    };
     if s.verbosity > 1 && step != Step::Find {
         out.txt(&pair(
             "result-file",
@@ -158,22 +183,31 @@ fn tool(
         ));
     }
     rec.ran = true;
-    match driver.run(phase, built, &w.result) {
-        Ok(m) => {
-            let (l, score) = measured::lines(&m, step, w.stonewall, built.ranks, s.verbosity > 1);
+    if let Some(operation) = phase.operation() {
+        out.session.hub().phase_start(&PhaseStart {
+            operation,
+            iteration: 0,
+            io500_phase: Some(phase.name.to_string()),
+            ranks: built.ranks,
+        });
+    }
+    match driver.run(phase, built, planned, &w.result) {
+        Ok(r) => {
+            let info = s.verbosity > 1;
+            let (l, score) = measured::lines(&r.measured, step, w.stonewall, built.ranks, info);
             lines.extend(l);
-            score
+            (score, Some(r))
         }
         Err(e) => {
             lines.push(Line::Invalid(validity::failed(&e)));
             rec.error = Some(e);
-            0.0
+            (0.0, None)
         }
     }
 }
 
 /// `drop-caches`: `free -m`, the command, `free -m`; a failing command is a warning.
-fn drop_caches(cmd: &str, out: &mut Out) {
+fn drop_caches(cmd: &str, out: &mut Text) {
     use std::os::unix::process::ExitStatusExt;
     for c in ["LANG=C free -m", cmd, "LANG=C free -m"] {
         let status = std::process::Command::new("sh").arg("-c").arg(c).status();

@@ -1,0 +1,22 @@
+//! Checks before any directory is read, so bad input ends with exit code 2: every path is a
+//! directory, and the `-newer` reference exists.
+
+use engine::Engine;
+use plan::find::FindParams;
+
+/// Checks `p` through `engine` (a POSIX one: find reads real trees).
+pub fn preflight(p: &FindParams, engine: &dyn Engine) -> Result<(), String> {
+    for path in &p.paths {
+        match engine.stat(path) {
+            Ok(st) if st.is_dir => {}
+            Ok(_) => return Err(format!("find: {}: not a directory", path.display())),
+            Err(e) => return Err(format!("find: {}: {e}", path.display())),
+        }
+    }
+    if let Some(r) = &p.newer {
+        engine
+            .lstat(r)
+            .map_err(|e| format!("find: -newer {}: {e}", r.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,113 @@
+//! The typed plans of the IO500's phases: each phase's argv is parsed and checked once, before
+//! the first phase runs, into the plan of the tool that runs it; preflight, the run and the
+//! other MPI ranks all use that plan. What the IO500 derives from an earlier phase
+//! (md-workbench's object counts from mdtest-easy-write's rate) is filled into a plan field when
+//! that phase ends, never re-parsed.
+
+use serde::{Deserialize, Serialize};
+
+use plan::find::FindParams;
+use plan::ior::IorParams;
+use plan::mdtest::MdtestParams;
+
+use crate::mdtest::Shape;
+
+/// What a phase's tool runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PhasePlan {
+    Ior(IorParams),
+    Mdtest {
+        params: MdtestParams,
+        shape: Shape,
+    },
+    Find(FindParams),
+    /// An external find script, run by rank 0 through the shell.
+    Script(String),
+}
+
+/// A phase's plan and the warnings its checks gave (printed when the phase runs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Planned {
+    pub plan: PhasePlan,
+    pub warnings: Vec<String>,
+}
+
+/// md-workbench's object counts (`precreatePerSet`, `filesPerProc`, always 10 sets): set in the
+/// `.ini`, or derived from mdtest-easy-write's rate when that phase ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MdWorkbenchPlan {
+    pub precreate_per_set: Option<u64>,
+    pub files_per_proc: Option<u64>,
+    /// The counts came from an assumed rate because mdtest-easy-write did not run.
+    pub assumed_rate: bool,
+    /// Derived already (from the first rate offered).
+    pub derived: bool,
+}
+
+/// The rate the IO500 assumes, kIOPS, when mdtest-easy-write did not run.
+const ASSUMED_KIOPS: f64 = 10.0;
+
+impl MdWorkbenchPlan {
+    /// Fills the counts not set in the `.ini` from mdtest-easy-write's score (kIOPS) as the
+    /// IO500 does (`phase_mdworkbench.c`): objects per set = (rate · min(stonewall, 60 s) · 1000 /
+    /// ranks) / 10, for both counts; a rate of 0 (the phase did not run) assumes 10 kIOPS.
+    pub fn derive_once(&mut self, rate_kiops: f64, stonewall_s: i64, ranks: usize) {
+        if self.derived || (self.precreate_per_set.is_some() && self.files_per_proc.is_some()) {
+            return;
+        }
+        self.derived = true;
+        self.assumed_rate = rate_kiops <= 0.0;
+        let rate = if self.assumed_rate {
+            ASSUMED_KIOPS
+        } else {
+            rate_kiops
+        };
+        let time = stonewall_s.min(60) as f64;
+        let per_set = (rate * time * 1000.0 / ranks.max(1) as f64) as u64 / 10;
+        self.precreate_per_set = Some(per_set);
+        self.files_per_proc = Some(per_set);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn md_workbench_counts_follow_mdtest_easy_write() {
+        let mut p = MdWorkbenchPlan::default();
+        // 45.5 kIOPS, 300 s stonewall (60 s used), 8 ranks: 45.5 * 60 * 1000 / 8 = 341250.
+        p.derive_once(45.5, 300, 8);
+        p.derive_once(1.0, 300, 8);
+        assert_eq!(
+            (p.precreate_per_set, p.files_per_proc),
+            (Some(34125), Some(34125))
+        );
+        assert!(!p.assumed_rate);
+        let mut q = MdWorkbenchPlan::default();
+        q.derive_once(0.0, 5, 2);
+        assert_eq!(q.precreate_per_set, Some(10 * 5 * 1000 / 2 / 10));
+        assert!(q.assumed_rate);
+        let mut set = MdWorkbenchPlan {
+            precreate_per_set: Some(7),
+            files_per_proc: Some(3),
+            ..Default::default()
+        };
+        set.derive_once(45.5, 300, 8);
+        assert_eq!(
+            (set.precreate_per_set, set.files_per_proc),
+            (Some(7), Some(3))
+        );
+    }
+
+    #[test]
+    fn plans_travel_to_other_ranks_unchanged() {
+        let p = PhasePlan::Find(FindParams {
+            paths: vec!["/d".into()],
+            name: Some("*01*".into()),
+            ..FindParams::default()
+        });
+        let back: PhasePlan = serde_json::from_slice(&serde_json::to_vec(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
+    }
+}

@@ -1,0 +1,59 @@
+//! How rank 0 reports an IOR run as it goes: every step becomes an event of the session (the
+//! result document and the sinks), and every timed phase's outcome is kept for the summary.
+
+use results::ior::{phase_result, verification};
+use results::sink::{Detail, Notice, PhaseStart};
+
+use crate::ior::outcome::{Access, CheckOutcome, PhaseOutcome};
+use crate::session::{Collected, Session};
+
+pub(crate) struct Report<'a> {
+    pub session: &'a Session,
+    pub phases: &'a Collected<PhaseOutcome>,
+}
+
+impl Report<'_> {
+    pub fn repetition(&self, iteration: u32, seed: i64) {
+        let n = Notice::IorRepetition { iteration, seed };
+        self.session.hub().notice(&n);
+    }
+
+    pub fn phase_start(&self, access: Access, iteration: u32, ranks: usize) {
+        self.session.hub().phase_start(&PhaseStart {
+            operation: access.operation(),
+            iteration,
+            io500_phase: None,
+            ranks,
+        });
+    }
+
+    pub fn phase(&self, o: PhaseOutcome) {
+        self.session
+            .hub()
+            .phase_end(phase_result(&o), Detail::Ior(&o));
+        self.phases.push(o);
+    }
+
+    /// The untimed `-W` read-back: its errors count, and the first bad byte is named.
+    pub fn check(&self, c: &CheckOutcome) {
+        let v = verification(&c.verification);
+        let mut hub = self.session.hub();
+        hub.add_verification_errors(v.errors);
+        if let Some(e) = v.first_error {
+            hub.doc_mut().warnings.push(format!(
+                "write check (-W) iteration {}: {} bad transfer(s), first at {} offset {} (rank {})",
+                c.iteration, v.errors, e.file, e.offset, e.rank
+            ));
+        }
+        hub.notice(&Notice::IorCheck(c));
+    }
+
+    pub fn remove(&self, iteration: u32, time_s: f64) {
+        let n = Notice::IorRemove { iteration, time_s };
+        self.session.hub().notice(&n);
+    }
+
+    pub fn warning(&self, text: &str) {
+        self.session.hub().warning(text);
+    }
+}

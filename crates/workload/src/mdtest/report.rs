@@ -1,0 +1,56 @@
+//! How rank 0 reports an mdtest run as it goes: every step becomes an event of the session
+//! (the result document and the sinks), and every phase's outcome is kept.
+
+use results::mdtest::phase_result;
+use results::sink::{Detail, Notice, PhaseStart};
+use results::{Operation, Parameters};
+
+use super::outcome::{PhaseOutcome, StonewallOutcome};
+use crate::session::{Collected, Session};
+
+pub(crate) struct Report<'a> {
+    pub session: &'a Session,
+    pub phases: &'a Collected<PhaseOutcome>,
+    /// `-w`, for the bytes figures of the document.
+    pub write_bytes: u64,
+}
+
+impl Report<'_> {
+    /// The seeds are agreed; the document keeps the ones a later run needs (`-G` for a `-X`
+    /// check, `--random-seed` for the same order).
+    pub fn begin(&self, data_seed: i64, random_seed: Option<u64>, items_from_status: Option<u64>) {
+        let mut hub = self.session.hub();
+        if let Parameters::Mdtest(m) = &mut hub.doc_mut().parameters {
+            m.resolved.data_seed = Some(data_seed);
+            m.resolved.random_seed_task0 = random_seed;
+        }
+        hub.notice(&Notice::MdtestBegin {
+            data_seed,
+            random_seed,
+            items_from_status,
+        });
+    }
+
+    pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize) {
+        self.session.hub().phase_start(&PhaseStart {
+            operation: op,
+            iteration,
+            io500_phase: None,
+            ranks,
+        });
+    }
+
+    pub fn stonewall(&self, s: &StonewallOutcome) {
+        self.session.hub().notice(&Notice::MdtestStonewall(s));
+    }
+
+    pub fn phase(&self, o: PhaseOutcome) {
+        let result = phase_result(&o, self.write_bytes);
+        self.session.hub().phase_end(result, Detail::Mdtest(&o));
+        self.phases.push(o);
+    }
+
+    pub fn warning(&self, text: &str) {
+        self.session.hub().warning(text);
+    }
+}

@@ -1,0 +1,73 @@
+//! IOR's outputs as sinks of the run's events: the report in the format `-O summaryFormat`
+//! chose, and the per-rank CSV of `-O saveRankPerformanceDetailsCSV`. Used alike by
+//! `iogauge ior` and the IO500's IOR phases.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use results::sink::{Detail, Event, Notice, Sink};
+
+use super::csv::{append_rank_csv, write_rank_csv};
+use super::IorPrinter;
+
+/// The IOR report. Output errors (a closed pipe) never stop the benchmark: the JSON document
+/// keeps the data.
+pub struct IorReport {
+    pub printer: IorPrinter<Box<dyn Write + Send>>,
+}
+
+impl Sink for IorReport {
+    fn event(&mut self, e: &Event<'_>) {
+        let p = &mut self.printer;
+        let _ = match e {
+            Event::RunStart(doc) => p
+                .start()
+                .and_then(|_| doc.warnings.iter().try_for_each(|w| p.warning(w))),
+            Event::PhaseEnd(end) => match end.detail {
+                Detail::Ior(o) => p.phase(o),
+                _ => Ok(()),
+            },
+            Event::Notice(n) => match n {
+                Notice::IorRepetition { iteration, .. } => p.repetition_start(*iteration),
+                Notice::IorCheck(c) => p.check(c),
+                Notice::IorRemove { iteration, time_s } => p.remove(*iteration, *time_s),
+                Notice::Warning(w) => p.warning(w),
+                _ => Ok(()),
+            },
+            Event::RunEnd(_) => p.finish(&super::ctime_now()),
+            Event::PhaseStart(_) | Event::Interval(_) => Ok(()),
+        };
+    }
+}
+
+/// The per-rank CSV: IOR truncates it and writes its header when it parses the option, then
+/// appends every phase's rows, so finished phases stay on disk if a later one fails.
+pub struct IorRankCsv {
+    pub path: PathBuf,
+    pub tasks: usize,
+}
+
+impl IorRankCsv {
+    fn warn(&self, e: std::io::Error) {
+        eprintln!(
+            "iogauge: warning: cannot write {}: {e}",
+            self.path.display()
+        );
+    }
+}
+
+impl Sink for IorRankCsv {
+    fn event(&mut self, e: &Event<'_>) {
+        let written = match e {
+            Event::RunStart(_) => write_rank_csv(&self.path, &[], self.tasks),
+            Event::PhaseEnd(end) => match end.detail {
+                Detail::Ior(o) => append_rank_csv(&self.path, std::slice::from_ref(o), self.tasks),
+                _ => Ok(()),
+            },
+            _ => Ok(()),
+        };
+        if let Err(err) = written {
+            self.warn(err);
+        }
+    }
+}

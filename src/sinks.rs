@@ -1,0 +1,28 @@
+//! Which sinks a run gets besides its workload's own formats: the result document (`--json`,
+//! the IO500's result.json) and the event log (`--events`). A new output (the store, a
+//! progress display, a metrics endpoint) is one new file in `sinks/` and one line here.
+//! Only the process that reports (thread ranks, or MPI rank 0) gets any.
+
+mod event_log;
+
+use std::path::PathBuf;
+
+use results::{Fanout, JsonFiles, Sink};
+
+use crate::world::Global;
+
+/// The run's fan-out: `own` (the workload's terminal and file formats) first, then the common
+/// sinks; `json` are the paths the result document is kept at.
+pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> Fanout {
+    if !crate::world::is_root() {
+        return Fanout::default();
+    }
+    let mut sinks = own;
+    if !json.is_empty() {
+        sinks.push(Box::new(JsonFiles::new(json)));
+    }
+    if let Some(path) = &global.events {
+        sinks.push(Box::new(event_log::EventLog::new(path)));
+    }
+    Fanout::new(sinks)
+}
