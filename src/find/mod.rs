@@ -71,10 +71,11 @@ fn run(cmd: &FindCommand, setup: &RankSetup, global: &Global) -> u8 {
     let report = FindReport::new(Box::new(std::io::stdout()), p.per_rank, true);
     let json: Vec<PathBuf> = cmd.json.iter().cloned().collect();
     let fanout = crate::sinks::choose(vec![Box::new(report)], json, global);
-    let session = Session::new(document(p, setup), fanout);
+    let ranks = setup.into_ranks();
+    let session = Session::new(document(p, setup), fanout, ranks.local());
     let listing = Listing::new();
     let list: Option<&dyn Lister> = if p.count_only { None } else { Some(&listing) };
-    let done = find::run(p, &setup.into_ranks(), &session, list);
+    let done = find::run(p, &ranks, &session, list);
     if let Some(msg) = &done.failure {
         eprintln!("iogauge find: {msg}");
     }

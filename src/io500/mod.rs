@@ -197,7 +197,8 @@ fn execute(cmd: &Io500Command, s: Settings, global: &Global) -> u8 {
     let result_dir = PathBuf::from(&layout.result);
     let dir = ResultDir::new(writes.then_some(result_dir.as_path()), s.dry_run);
     let own: Vec<Box<dyn Sink>> = vec![Box::new(dir)];
-    let session = Session::new(doc, crate::sinks::choose(own, json.clone(), global));
+    let local = setup.into_ranks().local();
+    let session = Session::new(doc, crate::sinks::choose(own, json.clone(), global), local);
     let outcome = match run::run(&s, &prepared, &mut driver, &session) {
         Ok(o) => o,
         Err(e) => return usage(e),

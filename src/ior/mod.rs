@@ -165,7 +165,8 @@ fn run(
     let header = header(p, setup, command_line, &doc.environment);
     let json: Vec<PathBuf> = cmd.json.iter().cloned().collect();
     let fanout = crate::sinks::choose(sinks(p, header, out), json, global);
-    let done = ior::run(p, &setup.into_ranks(), &Session::new(doc, fanout));
+    let ranks = setup.into_ranks();
+    let done = ior::run(p, &ranks, &Session::new(doc, fanout, ranks.local()));
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");
     }

@@ -218,7 +218,8 @@ fn run(
         shape,
         status_items,
     };
-    let done = mdtest::run(plan, &setup.into_ranks(), &Session::new(doc, fanout));
+    let ranks = setup.into_ranks();
+    let done = mdtest::run(plan, &ranks, &Session::new(doc, fanout, ranks.local()));
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");
     }

@@ -1,12 +1,18 @@
-//! A run's session: the hub its events go through (the result document and the sinks), and what
-//! every workload's `run` does around its ranks: start the run, report each phase from rank 0,
-//! end the run with its exit code, also when a rank failed.
+//! A run's session: the hub its events go through (the result document and the sinks), the
+//! live counters of this process's ranks, and what every workload's `run` does around its
+//! ranks: start the run, sample the live counters into `Interval` events while it runs, report
+//! each phase from rank 0, end the run with its exit code, also when a rank failed.
 //!
-//! Rank 0's thread reports between phases, never inside a timed window; the other ranks of an
-//! MPI job report to rank 0 through the workload's reductions, so their sessions hear nothing.
+//! Rank 0's thread reports between phases, never inside a timed window; the sampler is a thread
+//! of its own that reads the counters without a lock and takes the hub's lock once a second.
+//! The other ranks of an MPI job report to rank 0 through the workload's reductions, so their
+//! sessions hear nothing.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
 
+use measure::{now_ns, LiveBoard, Recorder};
+use results::sink::IntervalSample;
 use results::{Fanout, Hub, RunResult, SharedHub};
 
 /// Width of the per-interval series buckets every workload records.
@@ -15,16 +21,88 @@ pub const INTERVAL_NS: u64 = 1_000_000_000;
 pub struct Session {
     hub: SharedHub,
     interval_ns: u64,
+    live: Arc<LiveBoard>,
+    /// This session samples `live` while its workload runs (not a session nested in another,
+    /// whose sampler covers it).
+    samples: bool,
 }
 
 impl Session {
     /// `doc` holds what is known before the run: parameters, ranks, environment and the warnings
-    /// of the checks. `sinks` are this process's outputs (none on MPI ranks other than 0).
-    pub fn new(doc: RunResult, sinks: Fanout) -> Session {
+    /// of the checks. `sinks` are this process's outputs (none on MPI ranks other than 0);
+    /// `local_ranks` the ranks this process runs (`exec::Ranks::local`).
+    pub fn new(doc: RunResult, sinks: Fanout, local_ranks: usize) -> Session {
         Session {
             hub: SharedHub::new(Hub::new(doc, sinks)),
             interval_ns: INTERVAL_NS,
+            live: Arc::new(LiveBoard::new(local_ranks.max(1))),
+            samples: true,
         }
+    }
+
+    /// A session for one part of `outer`'s run (an IO500 phase's tool): its own document and
+    /// sinks, `outer`'s live counters, which `outer` samples.
+    pub fn nested(doc: RunResult, sinks: Fanout, outer: &Session) -> Session {
+        Session {
+            hub: SharedHub::new(Hub::new(doc, sinks)),
+            interval_ns: outer.interval_ns,
+            live: Arc::clone(&outer.live),
+            samples: false,
+        }
+    }
+
+    /// The recorder of local rank `slot`'s next phase, published on the live counters, for
+    /// `kinds` operation kinds. Allocates: call it before the timed window.
+    pub fn recorder(&self, slot: usize, kinds: usize) -> Recorder {
+        self.live.recorder(slot, kinds, self.interval_ns)
+    }
+
+    /// Runs `f` while a sampler thread turns the live counters into an `Interval` event every
+    /// series interval in which some rank is in a phase.
+    pub fn sampled<R>(&self, f: impl FnOnce() -> R) -> R {
+        if !self.samples {
+            return f();
+        }
+        let stop = (Mutex::new(false), Condvar::new());
+        let start = now_ns();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let period = Duration::from_nanos(self.interval_ns);
+                let mut stopped = stop.0.lock().unwrap_or_else(|e| e.into_inner());
+                loop {
+                    stopped = stop
+                        .1
+                        .wait_timeout(stopped, period)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                    if *stopped {
+                        return;
+                    }
+                    self.sample(start);
+                }
+            });
+            let r = f();
+            *stop.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            stop.1.notify_all();
+            r
+        })
+    }
+
+    fn sample(&self, start: u64) {
+        let snap = self.live.snapshot();
+        if snap.running == 0 {
+            return;
+        }
+        let sample = IntervalSample {
+            elapsed_s: measure::secs(now_ns().saturating_sub(start)),
+            ops: snap.ops,
+            bytes: snap.bytes,
+            errors: snap.errors,
+            ranks_running: snap.running,
+            ranks_done: snap.done,
+            rank_ops: snap.ranks.iter().map(|r| r.ops).collect(),
+        };
+        self.hub().interval(&sample);
     }
 
     pub fn hub(&self) -> MutexGuard<'_, Hub> {

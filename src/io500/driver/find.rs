@@ -8,12 +8,11 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use engine::PosixEngine;
-use results::{Fanout, Sink};
+use results::Sink;
 use workload::find::{self, FindParams};
 use workload::io500::measured::{parse_matched, Measured};
 use workload::io500::plan::{PhasePlan, Planned};
 use workload::io500::run::{PhaseRun, ToolOutcome};
-use workload::session::Session;
 
 use super::PhaseFiles;
 use crate::find::output::{FindCsv, FindReport};
@@ -44,7 +43,7 @@ pub fn run(
         }));
     }
     let doc = crate::find::document(p, setup);
-    let session = Session::new(doc, Fanout::new(own));
+    let session = PhaseFiles::session(files, doc, own, setup);
     let done = find::run(p, &setup.into_ranks(), &session, None);
     if let Some(msg) = done.failure {
         return Err(msg);

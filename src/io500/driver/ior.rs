@@ -7,8 +7,7 @@ use workload::io500::plan::{PhasePlan, Planned};
 use workload::io500::run::{PhaseRun, ToolOutcome};
 use workload::ior::{self, validate::validate, IorParams};
 
-use results::{Fanout, Parameters, RunResult};
-use workload::session::Session;
+use results::{Parameters, RunResult};
 
 use super::PhaseFiles;
 use crate::world::RankSetup;
@@ -53,7 +52,8 @@ pub fn run(
         env!("CARGO_PKG_VERSION"),
     );
     doc.warnings = warnings;
-    let done = ior::run(p, &setup.into_ranks(), &Session::new(doc, Fanout::new(own)));
+    let session = PhaseFiles::session(files, doc, own, setup);
+    let done = ior::run(p, &setup.into_ranks(), &session);
     if let Some(msg) = done.failure {
         return Err(msg);
     }

@@ -2,13 +2,11 @@
 //! the plan), the checks against the file system, and the run through `workload::mdtest::run`
 //! with mdtest's text output in `<phase>.txt` and its per-rank CSV.
 
-use results::Fanout;
 use workload::io500::measured::{MdWall, Measured};
 use workload::io500::phases::{How, MdStep, Phase};
 use workload::io500::plan::{PhasePlan, Planned};
 use workload::io500::run::{PhaseRun, ToolOutcome};
 use workload::mdtest::{self, preflight::Preflight, validate::validate, MdtestParams, Shape};
-use workload::session::Session;
 
 use super::PhaseFiles;
 use crate::mdtest::output::quote_args;
@@ -78,7 +76,7 @@ pub fn run(
         shape,
         status_items,
     };
-    let session = Session::new(doc, Fanout::new(own));
+    let session = PhaseFiles::session(files, doc, own, setup);
     let done = mdtest::run(plan, &setup.into_ranks(), &session);
     if let Some(msg) = done.failure {
         return Err(msg);

@@ -12,10 +12,12 @@ mod mdtest;
 use std::io::Write;
 use std::path::PathBuf;
 
+use results::{Fanout, RunResult, Sink};
 use workload::io500::argv::{Built, Command};
 use workload::io500::phases::{How, Phase};
 use workload::io500::plan::{PhasePlan, Planned};
 use workload::io500::run::{Driver, PhaseRun, Record};
+use workload::session::Session;
 
 use crate::world::RankSetup;
 
@@ -24,8 +26,10 @@ pub struct Io500Driver {
     pub setup: RankSetup,
 }
 
-/// Where a phase's tool writes on the reporting process, and what it shows there.
-pub struct PhaseFiles {
+/// Where a phase's tool writes on the reporting process, what it shows there, and the suite's
+/// session whose live counters it records on.
+pub struct PhaseFiles<'a> {
+    pub suite: &'a Session,
     /// `<phase>.txt`: the tool's text output.
     pub txt: PathBuf,
     /// `<phase>.csv`: find's per-rank CSV (ior and mdtest name theirs in the argv).
@@ -38,7 +42,21 @@ pub struct PhaseFiles {
     pub warnings: Vec<String>,
 }
 
-impl PhaseFiles {
+impl PhaseFiles<'_> {
+    /// The session of the phase's tool: nested in the suite's on the reporting process, a
+    /// session of its own (with no sinks) on the ranks that only take part.
+    pub fn session(
+        files: Option<&Self>,
+        doc: RunResult,
+        own: Vec<Box<dyn Sink>>,
+        setup: &RankSetup,
+    ) -> Session {
+        match files {
+            Some(f) => Session::nested(doc, Fanout::new(own), f.suite),
+            None => Session::new(doc, Fanout::new(own), setup.into_ranks().local()),
+        }
+    }
+
     /// `<phase>.txt`, created (truncated) now.
     pub fn text_output(&self) -> Result<Box<dyn Write + Send>, String> {
         let file =
@@ -108,6 +126,7 @@ impl Driver for Io500Driver {
         built: &Built,
         planned: &Planned,
         result_dir: &str,
+        suite: &Session,
     ) -> Result<PhaseRun, String> {
         let setup = self.ranks(built.ranks);
         if !matches!(planned.plan, PhasePlan::Script(_)) {
@@ -120,6 +139,7 @@ impl Driver for Io500Driver {
         }
         let tool = phase.tool().unwrap_or_default();
         let files = PhaseFiles {
+            suite,
             txt: PathBuf::from(format!("{result_dir}/{}.txt", phase.name)),
             csv: PathBuf::from(format!("{result_dir}/{}.csv", phase.name)),
             args: built.command.args().to_vec(),

@@ -161,6 +161,7 @@ fn parallel(
             query,
             list: Some(&list),
             session: None,
+            slot: 0,
         })
     });
     let outcome = out.into_iter().next().unwrap().unwrap().unwrap();
@@ -200,6 +201,7 @@ fn parallel_messages(
                 query,
                 list: Some(list),
                 session: None,
+                slot: 0,
             })?);
         }
         Ok::<_, FindError>(outcomes)

@@ -4,13 +4,13 @@ use std::path::PathBuf;
 
 use engine::Engine;
 use exec::{Comm, CommError};
-use measure::{now_ns, LatencyHistogram};
+use measure::{now_ns, LatencyHistogram, Recorder};
 
 use super::counts::Counts;
 use super::pool::DirPool;
 use super::query::{Matcher, Query};
 use super::walk::{Lister, Walker};
-use crate::session::Session;
+use crate::session::{Session, INTERVAL_NS};
 pub use results::find::{FindOutcome, RankCounts};
 use results::sink::PhaseStart;
 use results::Operation;
@@ -23,8 +23,10 @@ pub struct FindCtx<'a> {
     pub query: &'a Query,
     /// Where matches are listed; `None` for count only (`-C`).
     pub list: Option<&'a dyn Lister>,
-    /// Where rank 0 reports the phase's start; `None` reports nothing (tests).
+    /// Where rank 0 reports the phase's start and every rank gets its recorder (at `slot` of
+    /// the live counters); `None` reports nothing (tests).
     pub session: Option<&'a Session>,
+    pub slot: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -79,7 +81,11 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
     }
     comm.barrier()?;
     let start_ns = now_ns();
-    let mut w = Walker::new(rank, ctx.engine, ctx.pool, &matcher, ctx.list);
+    let rec = match ctx.session {
+        Some(s) => s.recorder(ctx.slot, 1),
+        None => Recorder::new(1, INTERVAL_NS),
+    };
+    let mut w = Walker::new(rank, ctx.engine, ctx.pool, &matcher, ctx.list, rec);
     w.run();
     let end_ns = now_ns();
     if let Some(list) = ctx.list {
@@ -87,7 +93,8 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
     }
 
     let counts = comm.gather_bytes(&w.counts.encode(&[start_ns, end_ns]), 0)?;
-    let hists = comm.gather_bytes(&w.latency.to_bytes(), 0)?;
+    let record = w.rec.finish();
+    let hists = comm.gather_bytes(&record.latency[0].to_bytes(), 0)?;
     let notes = comm.gather_bytes(w.unreadable.join("\n").as_bytes(), 0)?;
     let (Some(counts), Some(hists), Some(notes)) = (counts, hists, notes) else {
         return Ok(None);

@@ -50,29 +50,32 @@ pub fn run(
         Err(e) => vec![Err(exec::threads::RankFailure::Error(FindError::Pattern(
             e.to_string(),
         )))],
-        Ok(query) => ranks.run(|comm| {
-            let engine = engine::PosixEngine::new(false);
-            let messages;
-            let pool: &dyn DirPool = match &shared {
-                Some(p) => p,
-                None => {
-                    messages = MessagePool::new(
-                        comm,
-                        plan.paths.clone(),
-                        plan.queue_length,
-                        victims,
-                        walk_id,
-                    );
-                    &messages
-                }
-            };
-            run_rank(&FindCtx {
-                comm,
-                engine: &engine,
-                pool,
-                query: &query,
-                list,
-                session: Some(session),
+        Ok(query) => session.sampled(|| {
+            ranks.run(|comm| {
+                let engine = engine::PosixEngine::new(false);
+                let messages;
+                let pool: &dyn DirPool = match &shared {
+                    Some(p) => p,
+                    None => {
+                        messages = MessagePool::new(
+                            comm,
+                            plan.paths.clone(),
+                            plan.queue_length,
+                            victims,
+                            walk_id,
+                        );
+                        &messages
+                    }
+                };
+                run_rank(&FindCtx {
+                    comm,
+                    engine: &engine,
+                    pool,
+                    query: &query,
+                    list,
+                    session: Some(session),
+                    slot: comm.rank() - ranks.first_local(),
+                })
             })
         }),
     };

@@ -14,7 +14,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use engine::{DirEntry, Engine, FileStat};
-use measure::{now_ns, LatencyHistogram};
+use measure::{now_ns, Recorder};
 
 use super::counts::Counts;
 use super::pool::DirPool;
@@ -61,7 +61,8 @@ pub struct Walker<'a, S: DirSource + ?Sized> {
     /// Reused for the full path of each `lstat`, so a stat allocates nothing.
     scratch: PathBuf,
     pub counts: Counts,
-    pub latency: LatencyHistogram,
+    /// One latency per directory read; the live counters count directories.
+    pub rec: Recorder,
     /// "path: error" for the first unreadable directories.
     pub unreadable: Vec<String>,
 }
@@ -84,6 +85,7 @@ impl<'a, S: DirSource + ?Sized> Walker<'a, S> {
         pool: &'a dyn DirPool,
         matcher: &'a Matcher,
         list: Option<&'a dyn Lister>,
+        rec: Recorder,
     ) -> Self {
         Walker {
             rank,
@@ -94,13 +96,14 @@ impl<'a, S: DirSource + ?Sized> Walker<'a, S> {
             out: Vec::with_capacity(if list.is_some() { 2 * LIST_FLUSH } else { 0 }),
             scratch: PathBuf::new(),
             counts: Counts::default(),
-            latency: LatencyHistogram::new(),
+            rec,
             unreadable: Vec::new(),
         }
     }
 
     /// Walks until the pool runs dry, then flushes the listing.
     pub fn run(&mut self) {
+        self.rec.start(now_ns());
         let _guard = AbortOnPanic(self.pool);
         while let Some(dir) = self.pool.next(self.rank) {
             self.read(&dir);
@@ -122,7 +125,7 @@ impl<'a, S: DirSource + ?Sized> Walker<'a, S> {
                 return;
             }
         };
-        self.latency.record(now_ns().saturating_sub(t0));
+        self.rec.record_since(0, t0, 0);
         self.counts.dirs += 1;
         self.counts.dirents += entries.len() as u64;
         for e in &entries {
@@ -278,7 +281,7 @@ mod tests {
         };
         let m = Matcher::new(&q, None);
         let pool = StealingPool::new(1, vec!["/r".into()], 10, VictimChoice::Random);
-        let mut w = Walker::new(0, &fake, &pool, &m, None);
+        let mut w = Walker::new(0, &fake, &pool, &m, None, Recorder::new(1, 1_000_000_000));
         w.run();
         let c = w.counts;
         // f01, h01 (stat failed: counted, as pfind) and x01; g's type is unknown and its stat
@@ -293,6 +296,10 @@ mod tests {
             "{:?}",
             w.unreadable
         );
-        assert_eq!(w.latency.count(), 2, "one latency per directory read");
+        assert_eq!(
+            w.rec.latency(0).count(),
+            2,
+            "one latency per directory read"
+        );
     }
 }

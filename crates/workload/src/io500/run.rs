@@ -51,14 +51,16 @@ pub trait Driver {
     /// Checks a write phase against the file system once `$D` exists (its files must not exist
     /// yet); an error is bad input (status 2).
     fn preflight(&mut self, phase: &Phase, planned: &Planned) -> Result<(), String>;
-    /// Runs the plan on `built.ranks` ranks; its text output and per-rank CSV go to
-    /// `result_dir/<phase>.txt|.csv`. An error means the phase could not run to its end.
+    /// Runs the plan on `built.ranks` ranks, recording on `suite`'s live counters; its text
+    /// output and per-rank CSV go to `result_dir/<phase>.txt|.csv`. An error means the phase
+    /// could not run to its end.
     fn run(
         &mut self,
         phase: &Phase,
         built: &Built,
         planned: &Planned,
         result_dir: &str,
+        suite: &Session,
     ) -> Result<PhaseRun, String>;
     /// A phase is on record (every phase in the run, whether its tool ran or not).
     fn done(&mut self, record: &Record);
@@ -229,27 +231,30 @@ pub fn run(
         files_per_proc: cfg.u64("mdworkbench", "filesPerProc"),
         ..MdWorkbenchPlan::default()
     };
-    for (phase, b) in selected(s).zip(built) {
-        if phase.how == How::MdWorkbench {
-            // mdtest-easy-write did not run before (it left its rate otherwise): the IO500's
-            // assumed rate.
-            mdworkbench.derive_once(0.0, stonewall, s.ranks);
+    // One sampler for the whole suite: the phases' tools record on this session's counters.
+    session.sampled(|| {
+        for (phase, b) in selected(s).zip(built) {
+            if phase.how == How::MdWorkbench {
+                // mdtest-easy-write did not run before (it left its rate otherwise): the IO500's
+                // assumed rate.
+                mdworkbench.derive_once(0.0, stonewall, s.ranks);
+            }
+            let b = b.as_ref().map(|r| (&r.built, r.planned.as_ref()));
+            let (rec, ran) = run_phase(s, phase, b, &w, minwrite, &mut out, driver);
+            if phase.how == How::Mdtest(Family::Easy, MdStep::Create) && rec.ran {
+                mdworkbench.derive_once(rec.score, stonewall, s.ranks);
+            }
+            if rec.ran {
+                note_write(phase, &mut wrote);
+            }
+            if !rec.valid {
+                validity.invalid_phase(phase);
+            }
+            record(session, &rec, ran);
+            driver.done(&rec);
+            records.push(rec);
         }
-        let b = b.as_ref().map(|r| (&r.built, r.planned.as_ref()));
-        let (rec, ran) = run_phase(s, phase, b, &w, minwrite, &mut out, driver);
-        if phase.how == How::Mdtest(Family::Easy, MdStep::Create) && rec.ran {
-            mdworkbench.derive_once(rec.score, stonewall, s.ranks);
-        }
-        if rec.ran {
-            note_write(phase, &mut wrote);
-        }
-        if !rec.valid {
-            validity.invalid_phase(phase);
-        }
-        record(session, &rec, ran);
-        driver.done(&rec);
-        records.push(rec);
-    }
+    });
 
     let scored: Vec<Scored> = records
         .iter()

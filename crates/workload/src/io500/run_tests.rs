@@ -50,7 +50,7 @@ impl Sink for TextLog {
 fn suite(s: &Settings, driver: &mut Fake) -> (Result<Outcome, String>, Texts) {
     let texts = Arc::new(Mutex::new(Texts::default()));
     let doc = RunResult::new(Parameters::Ior(Default::default()), vec![], "test");
-    let session = Session::new(doc, Fanout::new(vec![Box::new(TextLog(texts.clone()))]));
+    let session = Session::new(doc, Fanout::new(vec![Box::new(TextLog(texts.clone()))]), 2);
     let o = check(s, driver).and_then(|p| run(s, &p, driver, &session));
     drop(session);
     let t = Arc::try_unwrap(texts).ok().unwrap().into_inner().unwrap();
@@ -78,7 +78,14 @@ impl Driver for Fake {
             _ => Ok(()),
         }
     }
-    fn run(&mut self, phase: &Phase, _: &Built, _: &Planned, _: &str) -> Result<PhaseRun, String> {
+    fn run(
+        &mut self,
+        phase: &Phase,
+        _: &Built,
+        _: &Planned,
+        _: &str,
+        _: &Session,
+    ) -> Result<PhaseRun, String> {
         self.ran.push(phase.name.to_string());
         let measured = match phase.how {
             How::Ior(_, IorStep::Write) => Measured::Ior {

@@ -19,8 +19,10 @@ pub(crate) struct Ctx<'a> {
     pub interval_ns: u64,
     /// Directories this rank created (`-u`), removed again with the files.
     pub(crate) created_dirs: RefCell<Vec<PathBuf>>,
-    /// Where rank 0 reports.
+    /// Where rank 0 reports; every rank's recorder comes from its session.
     pub(crate) report: &'a Report<'a>,
+    /// This rank's slot on the session's live counters.
+    pub(crate) slot: usize,
 }
 
 impl<'a> Ctx<'a> {
@@ -28,16 +30,17 @@ impl<'a> Ctx<'a> {
         params: &'a IorParams,
         comm: &'a dyn Comm,
         engine: &'a dyn Engine,
-        interval_ns: u64,
         report: &'a Report<'a>,
+        slot: usize,
     ) -> Self {
         Ctx {
             params,
             comm,
             engine,
-            interval_ns,
+            interval_ns: report.session.interval_ns(),
             created_dirs: RefCell::new(Vec::new()),
             report,
+            slot,
         }
     }
 }

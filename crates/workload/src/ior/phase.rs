@@ -9,8 +9,7 @@ use std::time::Duration;
 
 use engine::{AlignedBuf, EngineFile, OpenHints, OpenMode};
 use exec::ReduceOp;
-use measure::now_ns;
-use measure::{IntervalSeries, LatencyHistogram};
+use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 
 use crate::ior::ctx::Ctx;
 use crate::ior::data::{Checker, DataPattern};
@@ -67,8 +66,9 @@ struct Mover<'a> {
 }
 
 impl Mover<'_> {
+    /// One transfer; a data error is counted on `rec`'s live counters too.
     #[inline]
-    fn transfer(&mut self, k: u64) -> Result<u64, IorError> {
+    fn transfer(&mut self, k: u64, rec: &mut Recorder) -> Result<u64, IorError> {
         let offset = self.pattern.offset(k);
         let want = self.buf.len() as u64;
         if self.mode == Mode::Write {
@@ -104,6 +104,7 @@ impl Mover<'_> {
             self.verify.checked += 1;
             if let Some(i) = checker.check(self.buf, offset) {
                 self.verify.errors += 1;
+                rec.error();
                 let at = offset + i as u64;
                 if self.verify.first_error.is_none() {
                     self.verify.first_error = Some(ErrorAt {
@@ -124,18 +125,11 @@ impl Mover<'_> {
     }
 }
 
-struct Meter {
-    latency: LatencyHistogram,
-    series: IntervalSeries,
-    prev: u64,
-    bytes: u64,
-}
-
 /// Transfers `from..to` (stopping early once `deadline_ns` after `start` has passed, when
 /// non-zero); returns the transfer count reached.
 fn drive(
     m: &mut Mover,
-    meter: &mut Meter,
+    rec: &mut Recorder,
     from: u64,
     to: u64,
     start: u64,
@@ -143,22 +137,14 @@ fn drive(
 ) -> Result<u64, IorError> {
     let mut k = from;
     while k < to {
-        let n = m.transfer(k)?;
-        let now = now_ns();
-        meter.latency.record(now - meter.prev);
-        meter.series.record(now, n);
-        meter.prev = now;
-        meter.bytes += n;
+        let n = m.transfer(k, rec)?;
+        let now = rec.record(0, n);
         k += 1;
         if deadline_ns != 0 && now - start > deadline_ns {
             break;
         }
     }
     Ok(k)
-}
-
-fn secs(ns: u64) -> f64 {
-    ns as f64 / 1e9
 }
 
 pub(crate) fn run_phase(
@@ -202,13 +188,8 @@ pub(crate) fn run_phase(
         std::thread::sleep(Duration::from_secs(p.inter_test_delay_s));
     }
 
-    // Recorders are allocated (and their pages touched) outside every timed window.
-    let mut meter = Meter {
-        latency: LatencyHistogram::new(),
-        series: IntervalSeries::new(ctx.interval_ns, 0),
-        prev: 0,
-        bytes: 0,
-    };
+    // The recorder is allocated (and its pages touched) outside every timed window.
+    let mut rec = ctx.report.session.recorder(ctx.slot, 1);
     if rank == 0 {
         // Before the barrier, so no sink runs while other ranks are in the timed window.
         match plan.mode {
@@ -223,7 +204,7 @@ pub(crate) fn run_phase(
     }
     // The barrier before open; rank 0's clock becomes the epoch of the interval series.
     let epoch = comm.broadcast_u64(now_ns(), 0)?;
-    meter.series.set_epoch(epoch);
+    rec.set_epoch(epoch);
     let mode = if plan.mode == Mode::Write {
         OpenMode::CreateKeep
     } else {
@@ -264,16 +245,16 @@ pub(crate) fn run_phase(
     };
     let deadline_ns = p.deadline_for_stonewalling_s * 1_000_000_000;
     let xfer_start = now_ns();
-    meter.prev = xfer_start;
-    let mut done = drive(&mut mover, &mut meter, 0, end, xfer_start, deadline_ns)?;
+    rec.start(xfer_start);
+    let mut done = drive(&mut mover, &mut rec, 0, end, xfer_start, deadline_ns)?;
 
     let mut stonewall = None;
     if p.stonewall_wear_out && p.deadline_for_stonewalling_s > 0 {
         let pairs_max = comm.all_reduce_u64(done, ReduceOp::Max)?;
         let time_s = secs(now_ns() - xfer_start);
         let pairs_min = comm.all_reduce_u64(done, ReduceOp::Min)?;
-        let bytes_min = comm.all_reduce_u64(meter.bytes, ReduceOp::Min)?;
-        let bytes_sum = comm.all_reduce_u64(meter.bytes, ReduceOp::Sum)?;
+        let bytes_min = comm.all_reduce_u64(rec.bytes(), ReduceOp::Min)?;
+        let bytes_sum = comm.all_reduce_u64(rec.bytes(), ReduceOp::Sum)?;
         stonewall = Some(StonewallOutcome {
             deadline_s: p.deadline_for_stonewalling_s,
             time_s,
@@ -284,8 +265,8 @@ pub(crate) fn run_phase(
             bytes_sum,
         });
         // Wear-out: everyone continues (wrapping segments) to the largest count.
-        meter.prev = now_ns();
-        done = drive(&mut mover, &mut meter, done, pairs_max, xfer_start, 0)?;
+        rec.restart(now_ns());
+        done = drive(&mut mover, &mut rec, done, pairs_max, xfer_start, 0)?;
     }
     if plan.mode == Mode::Write && p.fsync {
         mover
@@ -315,6 +296,7 @@ pub(crate) fn run_phase(
         0
     };
 
+    let mut record = rec.finish();
     Ok(RankPhase {
         times: RankTimes {
             open_start: secs(open_start),
@@ -323,11 +305,11 @@ pub(crate) fn run_phase(
             xfer_stop: secs(xfer_stop),
             close_start: secs(close_start),
             close_stop: secs(close_stop),
-            bytes: meter.bytes,
+            bytes: record.bytes,
             ops: done,
         },
-        latency: meter.latency,
-        series: meter.series,
+        latency: record.latency.swap_remove(0),
+        series: record.series,
         verify,
         stonewall,
         stat_size,

@@ -39,11 +39,14 @@ pub fn run(p: &IorParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOut
         session,
         phases: &phases,
     };
-    let outcomes = ranks.run(|comm| {
-        let engine =
-            engine::build(&p.engine, comm.rank()).map_err(|e| IorError::Engine(e.to_string()))?;
-        let ctx = Ctx::new(p, comm, engine.as_ref(), session.interval_ns(), &report);
-        run_rank(&ctx)
+    let outcomes = session.sampled(|| {
+        ranks.run(|comm| {
+            let engine = engine::build(&p.engine, comm.rank())
+                .map_err(|e| IorError::Engine(e.to_string()))?;
+            let slot = comm.rank() - ranks.first_local();
+            let ctx = Ctx::new(p, comm, engine.as_ref(), &report, slot);
+            run_rank(&ctx)
+        })
     });
     let is_peer = |e: &IorError| matches!(e, IorError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);

@@ -23,8 +23,10 @@ pub(crate) struct Ctx<'a> {
     pub status_items: Option<u64>,
     /// `-N` after mdtest's tasks-per-node rule.
     pub stride: u64,
-    /// Where rank 0 reports.
+    /// Where rank 0 reports; every rank's recorder comes from its session.
     pub(crate) report: &'a Report<'a>,
+    /// This rank's slot on the session's live counters.
+    pub(crate) slot: usize,
 }
 
 impl<'a> Ctx<'a> {
@@ -33,9 +35,9 @@ impl<'a> Ctx<'a> {
         shape: Shape,
         comm: &'a dyn Comm,
         engine: &'a dyn Engine,
-        interval_ns: u64,
         status_items: Option<u64>,
         report: &'a Report<'a>,
+        slot: usize,
     ) -> Self {
         let map = comm.node_map();
         let stride = effective_stride(
@@ -49,10 +51,11 @@ impl<'a> Ctx<'a> {
             shape,
             comm,
             engine,
-            interval_ns,
+            interval_ns: report.session.interval_ns(),
             status_items,
             stride,
             report,
+            slot,
         }
     }
 

@@ -85,7 +85,7 @@ fn create(
     let deadline = (p.stonewall_s > 0).then(|| o.start + p.stonewall_s * 1_000_000_000);
     let mut sweep = Sweep::new(iteration, Kind::File, Step::Create, order, full);
     sweep.deadline = deadline;
-    let done = run_items(ctx, &sweep, &mut o.meter, &mut make)?;
+    let done = run_items(ctx, &sweep, &mut o.rec, &mut make)?;
     let mut extra = Extra::default();
     let mut limit = full;
     if p.stonewall_s > 0 {
@@ -110,14 +110,14 @@ fn create(
                 ctx.report.stonewall(&sw);
             }
             // Wear-out: everyone continues to the largest count, without a deadline.
-            o.meter.prev = now_ns();
+            o.rec.restart(now_ns());
             let wear_out = Sweep {
                 from: done,
                 to: max,
                 deadline: None,
                 ..sweep
             };
-            run_items(ctx, &wear_out, &mut o.meter, &mut make)?;
+            run_items(ctx, &wear_out, &mut o.rec, &mut make)?;
         }
         limit = max;
         extra.stonewall = Some(sw);
@@ -164,7 +164,7 @@ fn read(ctx: &Ctx, iteration: u32, seeds: &Seeds, limit: u64) -> Result<u64, MdE
         shuffle: seeds.random,
     };
     let sweep = Sweep::new(iteration, Kind::File, Step::Read, order, limit);
-    run_items(ctx, &sweep, &mut o.meter, |path, k| {
+    run_items(ctx, &sweep, &mut o.rec, |path, k| {
         let n = e
             .read_file(path, &mut buf)
             .map_err(|err| MdError::io("read", path, err))?;

@@ -1,4 +1,4 @@
-//! The item loops of one rank: which paths, in which order, with the per-operation meter.
+//! The item loops of one rank: which paths, in which order, with the per-operation recorder.
 //!
 //! Positions `0..items_per_rank` run through the test directories in order (`-n` with `-I`
 //! gives several); within one, [`Order`] maps a position to an item number. A limit (stonewall
@@ -9,7 +9,9 @@ use std::path::Path;
 use super::ctx::Ctx;
 use super::error::MdError;
 use super::naming::{item_prefix, name_rank, tree_base, tree_owner, Kind, PathBuilder, Step};
-use super::phase::{close, open, Extra, Meter};
+use measure::Recorder;
+
+use super::phase::{close, open, Extra};
 use crate::rng::Permutation;
 use results::Operation;
 
@@ -89,7 +91,7 @@ pub(crate) fn no_bytes<T>(
 pub(crate) fn run_items<F>(
     ctx: &Ctx,
     s: &Sweep,
-    meter: &mut Meter,
+    rec: &mut Recorder,
     mut op: F,
 ) -> Result<u64, MdError>
 where
@@ -119,7 +121,7 @@ where
                 Order::Numbered { .. } => first + inner,
             };
             let bytes = op(paths.item(k / ipd, k), k)?;
-            let now = meter.tick(bytes);
+            let now = rec.record(0, bytes);
             pos += 1;
             if s.deadline.is_some_and(|t| now > t) {
                 return Ok(pos);
@@ -141,7 +143,7 @@ where
     F: FnMut(&Path, u64) -> Result<u64, MdError>,
 {
     let mut o = open(ctx, op, sweep.iteration, unique_setup)?;
-    run_items(ctx, sweep, &mut o.meter, f)?;
+    run_items(ctx, sweep, &mut o.rec, f)?;
     close(ctx, op, sweep.iteration, o, Extra::default())
 }
 
@@ -152,7 +154,7 @@ pub(crate) fn rename_rotation(
     ctx: &Ctx,
     iteration: u32,
     count: u64,
-    meter: &mut Meter,
+    rec: &mut Recorder,
 ) -> Result<(), MdError> {
     let shape = &ctx.shape;
     let per_loop = shape.items_per_loop();
@@ -193,7 +195,7 @@ pub(crate) fn rename_rotation(
                     .map_err(|e| MdError::io("rename", from, e))
             };
             result?;
-            meter.tick(0);
+            rec.record(0, 0);
         }
         base += n;
         dir_loop += 1;

@@ -2,10 +2,10 @@
 //! into rank 0's [`PhaseOutcome`].
 //!
 //! mdtest's bracket: barrier, `t_start`, the operations, `t_end_before_barrier`, `-Y` sync,
-//! barrier, `t_end`. Per operation the loop does one clock read ([`Meter::tick`]): the end of
-//! one operation is the start of the next, so latencies include the loop's own bookkeeping.
+//! barrier, `t_end`. Per operation the loop does one clock read (`Recorder::record`): the end
+//! of one operation is the start of the next, so latencies include the loop's own bookkeeping.
 
-use measure::{now_ns, IntervalSeries, LatencyHistogram};
+use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use serde::{Deserialize, Serialize};
 
 use super::ctx::Ctx;
@@ -14,33 +14,11 @@ use results::Operation;
 
 use super::outcome::{ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 
-/// Per-operation recorders of one rank in one phase.
-pub(crate) struct Meter {
-    pub latency: LatencyHistogram,
-    pub series: IntervalSeries,
-    pub prev: u64,
-    pub items: u64,
-    pub bytes: u64,
-}
-
-impl Meter {
-    /// Counts one finished operation that moved `bytes`; returns the clock reading.
-    #[inline]
-    pub fn tick(&mut self, bytes: u64) -> u64 {
-        let now = now_ns();
-        self.latency.record(now - self.prev);
-        self.series.record(now, bytes);
-        self.prev = now;
-        self.items += 1;
-        self.bytes += bytes;
-        now
-    }
-}
-
 /// A phase in progress on this rank.
 pub(crate) struct Open {
     pub start: u64,
-    pub meter: Meter,
+    /// One operation kind: the phase's.
+    pub rec: Recorder,
 }
 
 /// Opens phase `op`: rank 0 reports it, then the barrier (rank 0's clock becomes the series
@@ -54,13 +32,13 @@ pub(crate) fn open(
     unique_setup: bool,
 ) -> Result<Open, MdError> {
     // Made before the clock starts: a new histogram writes its whole count array (~0.3 ms).
-    let latency = LatencyHistogram::new();
+    let mut rec = ctx.report.session.recorder(ctx.slot, 1);
     if ctx.rank() == 0 {
         // Before the barrier, so no sink runs while other ranks are in the timed window.
         ctx.report.phase_start(op, iteration, ctx.tasks() as usize);
     }
     let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
-    let series = IntervalSeries::new(ctx.interval_ns, epoch);
+    rec.set_epoch(epoch);
     let mut start = now_ns();
     if unique_setup {
         ctx.comm.barrier()?;
@@ -68,16 +46,8 @@ pub(crate) fn open(
             start = now_ns();
         }
     }
-    Ok(Open {
-        start,
-        meter: Meter {
-            latency,
-            series,
-            prev: start,
-            items: 0,
-            bytes: 0,
-        },
-    })
+    rec.start(start);
+    Ok(Open { start, rec })
 }
 
 /// What a phase adds to its timings.
@@ -102,10 +72,6 @@ struct RankReport {
     series: Vec<u8>,
 }
 
-fn secs(ns: u64) -> f64 {
-    ns as f64 / 1e9
-}
-
 /// Closes a phase (`-Y` sync, barrier) and sends this rank's report to rank 0, which reports
 /// the phase outcome.
 pub(crate) fn close(
@@ -124,18 +90,18 @@ pub(crate) fn close(
     }
     ctx.comm.barrier()?;
     let end = now_ns();
-    let m = open.meter;
+    let m = open.rec.finish();
     let v = extra.verify.clone().unwrap_or_default();
     let report = RankReport {
         start: open.start,
         end_before_barrier,
         end,
-        items: m.items,
+        items: m.ops,
         bytes: m.bytes,
         errors: v.errors,
         checked: v.checked,
         first_error: v.first_error.map(|e| (e.file, e.offset)),
-        latency: m.latency.to_bytes(),
+        latency: m.latency[0].to_bytes(),
         series: m.series.to_bytes(),
     };
     let bytes = serde_json::to_vec(&report).map_err(|e| MdError::Wire(e.to_string()))?;

@@ -37,22 +37,24 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
         phases: &phases,
         write_bytes: plan.params.write_bytes,
     };
-    let outcomes = ranks.run(|comm| {
-        let engine = engine::build(&plan.params.engine, comm.rank())
-            .map_err(|e| MdError::Engine(e.to_string()))?;
-        const NONE: u64 = u64::MAX;
-        let status = comm.broadcast_u64(plan.status_items.unwrap_or(NONE), 0)?;
-        let status_items = (status != NONE).then_some(status);
-        let ctx = Ctx::new(
-            plan.params,
-            plan.shape,
-            comm,
-            engine.as_ref(),
-            session.interval_ns(),
-            status_items,
-            &report,
-        );
-        run_rank(&ctx)
+    let outcomes = session.sampled(|| {
+        ranks.run(|comm| {
+            let engine = engine::build(&plan.params.engine, comm.rank())
+                .map_err(|e| MdError::Engine(e.to_string()))?;
+            const NONE: u64 = u64::MAX;
+            let status = comm.broadcast_u64(plan.status_items.unwrap_or(NONE), 0)?;
+            let status_items = (status != NONE).then_some(status);
+            let ctx = Ctx::new(
+                plan.params,
+                plan.shape,
+                comm,
+                engine.as_ref(),
+                status_items,
+                &report,
+                comm.rank() - ranks.first_local(),
+            );
+            run_rank(&ctx)
+        })
     });
     let is_peer = |e: &MdError| matches!(e, MdError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);
@@ -214,7 +216,7 @@ fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
                     ctx.engine.rmdir(dir)
                 };
                 done.map_err(|e| MdError::io(if create { "mkdir" } else { "rmdir" }, dir, e))?;
-                o.meter.tick(0);
+                o.rec.record(0, 0);
             }
         }
     }
@@ -256,7 +258,7 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
     }
     if p.phases.rename && count > 1 {
         let mut o = open(ctx, Operation::DirRename, iteration, false)?;
-        items::rename_rotation(ctx, iteration, count, &mut o.meter)?;
+        items::rename_rotation(ctx, iteration, count, &mut o.rec)?;
         close(ctx, Operation::DirRename, iteration, o, Extra::default())?;
     }
     if p.phases.remove {

@@ -191,7 +191,7 @@ fn tool(
             ranks: built.ranks,
         });
     }
-    match driver.run(phase, built, planned, &w.result) {
+    match driver.run(phase, built, planned, &w.result, out.session) {
         Ok(r) => {
             let info = s.verbosity > 1;
             let (l, score) = measured::lines(&r.measured, step, w.stonewall, built.ranks, info);
