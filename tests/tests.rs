@@ -2,6 +2,7 @@
 //! real `iogauge` binary on temporary directories.
 
 mod common;
+mod events;
 mod find;
 mod golden;
 mod io500;

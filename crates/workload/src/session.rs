@@ -88,7 +88,10 @@ impl Session {
         })
     }
 
+    /// Reads the counters with the hub held, so a sample falls between its phase's start and
+    /// end events (a phase ends only after all its ranks stopped running).
     fn sample(&self, start: u64) {
+        let mut hub = self.hub();
         let snap = self.live.snapshot();
         if snap.running == 0 {
             return;
@@ -102,7 +105,7 @@ impl Session {
             ranks_done: snap.done,
             rank_ops: snap.ranks.iter().map(|r| r.ops).collect(),
         };
-        self.hub().interval(&sample);
+        hub.interval(&sample);
     }
 
     pub fn hub(&self) -> MutexGuard<'_, Hub> {
