@@ -138,7 +138,7 @@ fi
 if has_tool raw; then
   command -v "$CC" >/dev/null 2>&1 || die_usage "C compiler '$CC' not found; set CC or leave raw out of TOOLS"
 fi
-[ ${#TOOL_LIST[@]} -gt 0 ] || die_usage "no tool left to measure"
+[ ${#TOOL_LIST[@]} -gt 0 ] || die_usage "no tool left to measure${NOTES[0]:+ (${NOTES[0]})}"
 
 # ---- scratch space and cleanup -------------------------------------------------------------
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/instr_per_op.XXXXXX")

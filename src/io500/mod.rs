@@ -9,14 +9,14 @@ mod result_dir;
 
 use std::path::{Path, PathBuf};
 
+use measure::{local_now, IO500_TIMESTAMP_FORMAT};
 use plan::io500::Io500Params;
 use results::{RunResult, Sink};
-use workload::io500::clock::local_now;
 use workload::io500::config::{template, template_mandatory, Config, SECTIONS};
 use workload::io500::format::pair;
 use workload::io500::layout::Layout;
 use workload::io500::run::{self, Outcome, Settings};
-use workload::io500::seeds::{check_timestamp, TIMESTAMP_FORMAT};
+use workload::io500::seeds::check_timestamp;
 use workload::io500::{hash, validity};
 use workload::session::Session;
 
@@ -120,7 +120,7 @@ fn lead(args: &[String], global: &Global) -> u8 {
     let timestamp = cmd
         .timestamp
         .clone()
-        .unwrap_or_else(|| local_now(TIMESTAMP_FORMAT));
+        .unwrap_or_else(|| local_now(IO500_TIMESTAMP_FORMAT));
     if let Err(e) = check_timestamp(&timestamp) {
         return usage(format!("io500: {e}"));
     }

@@ -16,7 +16,6 @@ mod mountinfo;
 mod operation;
 mod params;
 pub mod sink;
-mod time;
 
 pub use environment::{capture, fs_info, Environment, FsInfo};
 pub use hub::{Hub, SharedHub};
@@ -30,4 +29,3 @@ pub use mountinfo::MountEntry;
 pub use operation::Operation;
 pub use params::{FindParameters, MdtestParameters, MdtestResolved, Parameters};
 pub use sink::{Detail, Event, Fanout, Notice, Sink};
-pub use time::{compact_utc, now_rfc3339, rfc3339_utc};

@@ -4,8 +4,8 @@
 use crate::environment::{self, Environment};
 use crate::io500::Io500Result;
 use crate::params::Parameters;
-use crate::time::{compact_utc, now_rfc3339, rfc3339_utc};
 use crate::Operation;
+use measure::{compact_utc, now_rfc3339, rfc3339_utc};
 use measure::{HistogramSummary, SeriesSummary, Stats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -25,9 +25,7 @@ pub use sink::{IorRankCsv, IorReport};
 
 /// The time as IOR's `ctime` prints it (`Sun Nov 22 09:29:26 2026`).
 pub fn ctime_now() -> String {
-    chrono::Local::now()
-        .format("%a %b %e %H:%M:%S %Y")
-        .to_string()
+    measure::local_now(measure::CTIME_FORMAT)
 }
 
 /// Run-level facts the header needs (the caller fills them).

@@ -39,7 +39,7 @@ pub struct Header {
 
 /// mdtest's `MM/DD/YYYY HH:MM:SS`.
 pub fn timestamp() -> String {
-    chrono::Local::now().format("%m/%d/%Y %H:%M:%S").to_string()
+    measure::local_now(measure::MDTEST_DATE_FORMAT)
 }
 
 pub struct MdtestPrinter<W: Write> {

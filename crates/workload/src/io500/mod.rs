@@ -6,7 +6,6 @@
 //! [`run::Driver`], which parses the IO500 argv with the same parsers as `iogauge ior` etc.
 
 pub mod argv;
-pub mod clock;
 pub mod config;
 pub mod format;
 pub mod hash;

@@ -10,7 +10,6 @@ use results::sink::Detail;
 use results::PhaseResult;
 
 use super::argv::{self, Built, Where};
-use super::clock::{local_now, DATE};
 use super::config::Config;
 use super::format::{self, cf, pair};
 use super::hash;
@@ -23,6 +22,7 @@ use super::score::{aggregate, Scored, Scores};
 use super::validity::{self, Validity};
 use crate::find::FindOutcome;
 use crate::session::Session;
+use measure::{local_now, IO500_DATE_FORMAT};
 use text::Text;
 
 /// Everything a run needs besides the driver.
@@ -204,7 +204,7 @@ pub fn run(
         invalid_run(&mut out, validity::PAUSING);
     }
     if s.verbosity > 0 {
-        out.txt(&format!("; START {}\n", local_now(DATE)));
+        out.txt(&format!("; START {}\n", local_now(IO500_DATE_FORMAT)));
     }
     out.summary(&format::summary_header(&s.version, s.mode.label()));
     // What the IO500's validate() functions report.
@@ -290,7 +290,7 @@ pub fn run(
         layout.cleanup(cfg, s.ranks, wrote)
     };
     if s.verbosity > 0 {
-        out.txt(&format!("; END {}\n", local_now(DATE)));
+        out.txt(&format!("; END {}\n", local_now(IO500_DATE_FORMAT)));
     }
     let outcome = Outcome {
         records,

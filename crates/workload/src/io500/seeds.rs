@@ -19,9 +19,6 @@ pub fn phase_seed(name: &str, timestamp: &str) -> i32 {
     }
 }
 
-/// The timestamp format of directory names (`strftime("%Y.%m.%d-%H.%M.%S")`).
-pub const TIMESTAMP_FORMAT: &str = "%Y.%m.%d-%H.%M.%S";
-
 /// A `--timestamp` value becomes a directory name: refuse what would escape or nest.
 pub fn check_timestamp(ts: &str) -> Result<(), String> {
     if ts.is_empty() {

@@ -9,12 +9,12 @@ use results::sink::PhaseStart;
 use super::text::Text;
 use super::{Driver, PhaseRun, Record, Settings};
 use crate::io500::argv::{Built, Where};
-use crate::io500::clock::{local_now, DATE};
 use crate::io500::format::{cf, pair, result_line};
 use crate::io500::measured::{self, Line, Step};
 use crate::io500::phases::{How, Phase};
 use crate::io500::plan::Planned;
 use crate::io500::validity;
+use measure::{local_now, IO500_DATE_FORMAT};
 
 /// One phase; returns its record and, when its tool ran, what the tool measured.
 pub(super) fn run_phase(
@@ -33,7 +33,7 @@ pub(super) fn run_phase(
     out.txt(&format!("\n[{}]\n", phase.name));
     if let Some(dir) = cfg.get("debug", "pause-dir") {
         if s.verbosity > 0 {
-            out.txt(&pair("t_pause", local_now(DATE)));
+            out.txt(&pair("t_pause", local_now(IO500_DATE_FORMAT)));
         }
         let path = format!("{dir}/{}", phase.name);
         out.txt(&format!("; Checking for pause file {path}\n"));
@@ -42,7 +42,7 @@ pub(super) fn run_phase(
         }
     }
     if s.verbosity > 0 {
-        out.txt(&pair("t_start", local_now(DATE)));
+        out.txt(&pair("t_start", local_now(IO500_DATE_FORMAT)));
     }
     let mut rec = Record {
         phase,
@@ -104,7 +104,7 @@ pub(super) fn run_phase(
     out.summary(&result_line(phase, score, runtime, rec.valid));
     if s.verbosity > 0 {
         out.txt(&pair("t_delta", format!("{runtime:.4}")));
-        out.txt(&pair("t_end", local_now(DATE)));
+        out.txt(&pair("t_end", local_now(IO500_DATE_FORMAT)));
     }
     (rec, ran)
 }
