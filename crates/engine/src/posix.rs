@@ -11,6 +11,7 @@ use crate::{
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::io::AsRawFd;
 use std::path::Path;
 
 /// Alignment of buffer address, length and offset that O_DIRECT transfers must respect. 4096
@@ -316,15 +317,85 @@ fn read_full_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     Ok(done)
 }
 
+/// One `pwrite(2)`/`pread(2)` on the whole buffer: the common case, with nothing around it.
+/// Returns `None` unless every byte moved (an error, EINTR, a short count or an offset beyond
+/// `off_t` go to the careful path).
+#[inline]
+fn whole(done: isize, len: usize) -> Option<usize> {
+    (done >= 0 && done as usize == len).then_some(len)
+}
+
+/// After a first `pwrite` that returned `done` (an error, or fewer bytes): the error, or the
+/// rest of the buffer through the retrying loop.
+#[cold]
+fn finish_write(file: &File, buf: &[u8], offset: u64, done: isize) -> io::Result<usize> {
+    match usize::try_from(done) {
+        Err(_) => {
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+            write_full_at(file, buf, offset)
+        }
+        Ok(0) => Err(io::Error::new(
+            io::ErrorKind::WriteZero,
+            format!("write at offset {offset} returned 0 bytes"),
+        )),
+        Ok(d) => Ok(d + write_full_at(file, &buf[d..], end_offset(offset, d)?)?),
+    }
+}
+
+/// After a first `pread` that returned `done`: the error, end of file, or the rest.
+#[cold]
+fn finish_read(file: &File, buf: &mut [u8], offset: u64, done: isize) -> io::Result<usize> {
+    match usize::try_from(done) {
+        Err(_) => {
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+            read_full_at(file, buf, offset)
+        }
+        Ok(0) => Ok(0),
+        Ok(d) => Ok(d + read_full_at(file, &mut buf[d..], end_offset(offset, d)?)?),
+    }
+}
+
 impl EngineFile for PosixFile {
+    #[inline]
     fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<usize> {
-        self.check_direct(buf.as_ptr(), buf.len(), offset)?;
-        write_full_at(&self.file, buf, offset)
+        if self.odirect {
+            self.check_direct(buf.as_ptr(), buf.len(), offset)?;
+        }
+        let fd = self.file.as_raw_fd();
+        // SAFETY: `buf` is valid for `buf.len()` bytes; `fd` is this file's open descriptor.
+        let done =
+            unsafe { libc::pwrite(fd, buf.as_ptr().cast(), buf.len(), offset as libc::off_t) };
+        match whole(done, buf.len()) {
+            Some(n) => Ok(n),
+            None => finish_write(&self.file, buf, offset, done),
+        }
     }
 
+    #[inline]
     fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-        self.check_direct(buf.as_ptr(), buf.len(), offset)?;
-        read_full_at(&self.file, buf, offset)
+        if self.odirect {
+            self.check_direct(buf.as_ptr(), buf.len(), offset)?;
+        }
+        let fd = self.file.as_raw_fd();
+        // SAFETY: `buf` is writable for `buf.len()` bytes; `fd` is this file's descriptor.
+        let done = unsafe {
+            libc::pread(
+                fd,
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                offset as libc::off_t,
+            )
+        };
+        match whole(done, buf.len()) {
+            Some(n) => Ok(n),
+            None => finish_read(&self.file, buf, offset, done),
+        }
     }
 
     fn sync(&mut self) -> io::Result<()> {

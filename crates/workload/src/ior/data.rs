@@ -82,12 +82,15 @@ impl DataPattern {
                 }
             }
             DataPacket::Incompressible => {
-                let mut pos = 0;
-                while pos + 16 <= buf.len() {
-                    let w0 = (offset + pos as u64) ^ self.key;
-                    buf[pos..pos + 8].copy_from_slice(&w0.to_ne_bytes());
-                    buf[pos + 8..pos + 16].copy_from_slice(&mix64(w0).to_ne_bytes());
-                    pos += STAMP_STRIDE;
+                // The first 16 bytes of every stride (chunks, so no bounds check per word).
+                let mut at = offset;
+                for chunk in buf.chunks_mut(STAMP_STRIDE) {
+                    if let Some(w) = chunk.get_mut(..16) {
+                        let w0 = at ^ self.key;
+                        w[..8].copy_from_slice(&w0.to_ne_bytes());
+                        w[8..].copy_from_slice(&mix64(w0).to_ne_bytes());
+                    }
+                    at += STAMP_STRIDE as u64;
                 }
             }
         }

@@ -9,6 +9,7 @@
 mod ctx;
 pub mod data;
 mod error;
+mod mover;
 pub mod naming;
 pub mod outcome;
 pub mod pattern;

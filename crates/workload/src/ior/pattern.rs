@@ -122,6 +122,22 @@ impl AccessPattern {
         }
     }
 
+    /// The offsets of transfers `from`, `from + 1`, ... in order: what [`offset`](Self::offset)
+    /// gives, without its divisions for the sequential order (the hot loop's case).
+    pub fn offsets(&self, from: u64) -> Offsets<'_> {
+        let per_block = self.transfers_per_block().max(1);
+        let k = from % self.transfers().max(1);
+        let (seg, slot) = (k / per_block, k % per_block);
+        Offsets {
+            next: self.offset(from),
+            k: from,
+            seg,
+            slot,
+            per_block,
+            pattern: self,
+        }
+    }
+
     fn segment_base(&self, seg: u64) -> u64 {
         if self.file_per_proc {
             seg * self.block
@@ -136,6 +152,46 @@ impl AccessPattern {
         } else {
             self.pretend_rank * self.block
         }
+    }
+}
+
+/// A cursor over a pattern's offsets (see [`AccessPattern::offsets`]).
+#[derive(Debug)]
+pub struct Offsets<'a> {
+    pattern: &'a AccessPattern,
+    /// The offset the next call returns (sequential order).
+    next: u64,
+    /// The transfer number the next call returns (other orders).
+    k: u64,
+    seg: u64,
+    slot: u64,
+    per_block: u64,
+}
+
+impl Offsets<'_> {
+    /// The offset of the next transfer; wraps after a full pass, as `offset` does.
+    #[inline]
+    #[allow(clippy::should_implement_trait)] // endless, never `None`: not an Iterator
+    pub fn next(&mut self) -> u64 {
+        let p = self.pattern;
+        if !matches!(p.order, Order::Sequential) {
+            let off = p.offset(self.k);
+            self.k += 1;
+            return off;
+        }
+        let off = self.next;
+        self.slot += 1;
+        self.next += p.xfer;
+        if self.slot == self.per_block {
+            // A new block: the next segment, or the first again after a full pass.
+            self.slot = 0;
+            self.seg += 1;
+            if self.seg == p.segments {
+                self.seg = 0;
+            }
+            self.next = p.segment_base(self.seg) + p.rank_base();
+        }
+        off
     }
 }
 
@@ -185,6 +241,25 @@ mod tests {
             let xfer = xfer_words * 8;
             for file in coverage(xfer * per_block, xfer, segs, tasks, fpp, seed) {
                 prop_assert!(file.iter().all(|&h| h == 1), "{file:?}");
+            }
+        }
+
+        #[test]
+        fn the_cursor_gives_the_offsets_of_every_order(
+            per_block in 1u64..6, segs in 1u64..5, tasks in 1u64..5, rank in 0u64..4,
+            fpp: bool, order in 0u8..3, seed: u64, from in 0u64..40,
+        ) {
+            let (xfer, block) = (8, 8 * per_block);
+            let mut p = AccessPattern::sequential(block, xfer, segs, tasks, fpp, rank % tasks);
+            p = match order {
+                0 => p,
+                1 => p.shuffled(seed),
+                _ => p.random_blocks(seed, 3 * block),
+            };
+            let mut c = p.offsets(from);
+            // Past a full pass too: wear-out wraps.
+            for k in from..from + 3 * p.transfers() {
+                prop_assert_eq!(c.next(), p.offset(k), "transfer {}", k);
             }
         }
 

@@ -1,19 +1,19 @@
 //! One phase on one rank: open, transfers, close, with IOR's barriers and six timestamps,
 //! then the reduction that turns every rank's report into rank 0's [`PhaseOutcome`].
 //!
-//! Hot path per transfer: the I/O call, one clock read (the end of one transfer is the start
-//! of the next), one histogram record, one series record, the stonewall comparison.
+//! The per-transfer loop itself is `mover`.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use engine::{AlignedBuf, EngineFile, OpenHints, OpenMode};
+use engine::{AlignedBuf, OpenHints, OpenMode};
 use exec::ReduceOp;
-use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
+use measure::{now_ns, secs, IntervalSeries, LatencyHistogram};
 
 use crate::ior::ctx::Ctx;
 use crate::ior::data::{Checker, DataPattern};
 use crate::ior::error::IorError;
+use crate::ior::mover::{drive, Mover};
 use crate::ior::naming;
 use crate::ior::outcome::{
     Access, ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
@@ -49,102 +49,6 @@ pub(crate) struct RankPhase {
     pub verify: VerifyOutcome,
     pub stonewall: Option<StonewallOutcome>,
     pub stat_size: u64,
-}
-
-struct Mover<'a> {
-    file: Box<dyn EngineFile>,
-    buf: &'a mut AlignedBuf,
-    pattern: AccessPattern,
-    data: DataPattern,
-    checker: Option<Checker>,
-    mode: Mode,
-    fsync_per_write: bool,
-    quit_on_error: bool,
-    path: &'a std::path::Path,
-    verify: VerifyOutcome,
-    rank: u64,
-}
-
-impl Mover<'_> {
-    /// One transfer; a data error is counted on `rec`'s live counters too.
-    #[inline]
-    fn transfer(&mut self, k: u64, rec: &mut Recorder) -> Result<u64, IorError> {
-        let offset = self.pattern.offset(k);
-        let want = self.buf.len() as u64;
-        if self.mode == Mode::Write {
-            self.data.stamp(self.buf, offset);
-            let n = self
-                .file
-                .write_at(self.buf, offset)
-                .map_err(|e| IorError::io("write", self.path, Some(offset), e))?;
-            if self.fsync_per_write {
-                self.file
-                    .sync()
-                    .map_err(|e| IorError::io("fsync", self.path, None, e))?;
-            }
-            return Ok(n as u64);
-        }
-        if self.checker.is_some() {
-            // Make sure the read really lands in the buffer (IOR's invalidate_buffer_pattern).
-            self.buf[0] = !self.buf[0];
-        }
-        let n = self
-            .file
-            .read_at(self.buf, offset)
-            .map_err(|e| IorError::io("read", self.path, Some(offset), e))? as u64;
-        if n < want {
-            return Err(IorError::ShortRead {
-                path: self.path.display().to_string(),
-                offset,
-                got: n,
-                want,
-            });
-        }
-        if let Some(checker) = &mut self.checker {
-            self.verify.checked += 1;
-            if let Some(i) = checker.check(self.buf, offset) {
-                self.verify.errors += 1;
-                rec.error();
-                let at = offset + i as u64;
-                if self.verify.first_error.is_none() {
-                    self.verify.first_error = Some(ErrorAt {
-                        rank: self.rank,
-                        file: self.path.display().to_string(),
-                        offset: at,
-                    });
-                }
-                if self.quit_on_error {
-                    return Err(IorError::QuitOnError {
-                        path: self.path.display().to_string(),
-                        offset: at,
-                    });
-                }
-            }
-        }
-        Ok(n)
-    }
-}
-
-/// Transfers `from..to` (stopping early once `deadline_ns` after `start` has passed, when
-/// non-zero); returns the transfer count reached.
-fn drive(
-    m: &mut Mover,
-    rec: &mut Recorder,
-    from: u64,
-    to: u64,
-    start: u64,
-    deadline_ns: u64,
-) -> Result<u64, IorError> {
-    let mut k = from;
-    while k < to {
-        let n = m.transfer(k, rec)?;
-        let now = rec.record(0, n);
-        k += 1;
-        if deadline_ns != 0 && now - start > deadline_ns {
-            break;
-        }
-    }
-    Ok(k)
 }
 
 pub(crate) fn run_phase(
@@ -224,20 +128,19 @@ pub(crate) fn run_phase(
         comm.barrier()?;
     }
 
+    let total = pattern.transfers();
     let mut mover = Mover {
         file,
-        buf,
-        pattern,
+        buf: &mut buf[..],
         data,
         checker,
-        mode: plan.mode,
+        write: plan.mode == Mode::Write,
         fsync_per_write: p.fsync_per_write,
         quit_on_error: p.quit_on_error,
         path: &path,
         verify: VerifyOutcome::default(),
         rank,
     };
-    let total = mover.pattern.transfers();
     let end = if plan.pair_limit > 0 {
         total.min(plan.pair_limit)
     } else {
@@ -246,7 +149,15 @@ pub(crate) fn run_phase(
     let deadline_ns = p.deadline_for_stonewalling_s * 1_000_000_000;
     let xfer_start = now_ns();
     rec.start(xfer_start);
-    let mut done = drive(&mut mover, &mut rec, 0, end, xfer_start, deadline_ns)?;
+    let mut done = drive(
+        &mut mover,
+        &pattern,
+        &mut rec,
+        0,
+        end,
+        xfer_start,
+        deadline_ns,
+    )?;
 
     let mut stonewall = None;
     if p.stonewall_wear_out && p.deadline_for_stonewalling_s > 0 {
@@ -266,7 +177,9 @@ pub(crate) fn run_phase(
         });
         // Wear-out: everyone continues (wrapping segments) to the largest count.
         rec.restart(now_ns());
-        done = drive(&mut mover, &mut rec, done, pairs_max, xfer_start, 0)?;
+        done = drive(
+            &mut mover, &pattern, &mut rec, done, pairs_max, xfer_start, 0,
+        )?;
     }
     if plan.mode == Mode::Write && p.fsync {
         mover

@@ -1,0 +1,146 @@
+//! The only code that runs once per transfer: the I/O call, one clock read (the end of one
+//! transfer is the start of the next), one histogram record and one series record through the
+//! recorder, the next offset from a cursor (no division for sequential access), and the
+//! stonewall comparison when there is a deadline. The loop is compiled once per combination of
+//! write/read and deadline/none, so neither choice is tested per transfer.
+
+use engine::EngineFile;
+use measure::Recorder;
+
+use crate::ior::data::{Checker, DataPattern};
+use crate::ior::error::IorError;
+use crate::ior::outcome::{ErrorAt, VerifyOutcome};
+use crate::ior::pattern::AccessPattern;
+
+/// One rank's open file and what its transfers need.
+pub(crate) struct Mover<'a> {
+    pub file: Box<dyn EngineFile>,
+    /// The transfer buffer, as a slice once (not dereferenced per transfer).
+    pub buf: &'a mut [u8],
+    pub data: DataPattern,
+    pub checker: Option<Checker>,
+    pub write: bool,
+    pub fsync_per_write: bool,
+    pub quit_on_error: bool,
+    pub path: &'a std::path::Path,
+    pub verify: VerifyOutcome,
+    pub rank: u64,
+}
+
+impl Mover<'_> {
+    // Inlined into the loop: a call would pass the large `Result` through memory.
+    #[inline(always)]
+    fn write_one(&mut self, offset: u64) -> Result<u64, IorError> {
+        self.data.stamp(self.buf, offset);
+        let n = self
+            .file
+            .write_at(self.buf, offset)
+            .map_err(|e| IorError::io("write", self.path, Some(offset), e))?;
+        if self.fsync_per_write {
+            self.file
+                .sync()
+                .map_err(|e| IorError::io("fsync", self.path, None, e))?;
+        }
+        Ok(n as u64)
+    }
+
+    /// One read; a data error is counted on `rec`'s live counters too.
+    #[inline(always)]
+    fn read_one(&mut self, offset: u64, rec: &mut Recorder) -> Result<u64, IorError> {
+        let want = self.buf.len() as u64;
+        if self.checker.is_some() {
+            // Make sure the read really lands in the buffer (IOR's invalidate_buffer_pattern).
+            self.buf[0] = !self.buf[0];
+        }
+        let n = self
+            .file
+            .read_at(self.buf, offset)
+            .map_err(|e| IorError::io("read", self.path, Some(offset), e))? as u64;
+        if n < want {
+            return Err(IorError::ShortRead {
+                path: self.path.display().to_string(),
+                offset,
+                got: n,
+                want,
+            });
+        }
+        if self.checker.is_some() {
+            self.check(offset, rec)?;
+        }
+        Ok(n)
+    }
+
+    #[cold]
+    fn check(&mut self, offset: u64, rec: &mut Recorder) -> Result<(), IorError> {
+        let Some(checker) = &mut self.checker else {
+            return Ok(());
+        };
+        self.verify.checked += 1;
+        let Some(i) = checker.check(self.buf, offset) else {
+            return Ok(());
+        };
+        self.verify.errors += 1;
+        rec.error();
+        let at = offset + i as u64;
+        if self.verify.first_error.is_none() {
+            self.verify.first_error = Some(ErrorAt {
+                rank: self.rank,
+                file: self.path.display().to_string(),
+                offset: at,
+            });
+        }
+        if self.quit_on_error {
+            return Err(IorError::QuitOnError {
+                path: self.path.display().to_string(),
+                offset: at,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Transfers `from..to` (stopping early once `deadline_ns` after `start` has passed, when
+/// non-zero); returns the transfer count reached.
+pub(crate) fn drive(
+    m: &mut Mover,
+    pattern: &AccessPattern,
+    rec: &mut Recorder,
+    from: u64,
+    to: u64,
+    start: u64,
+    deadline_ns: u64,
+) -> Result<u64, IorError> {
+    match (m.write, deadline_ns != 0) {
+        (true, false) => transfers::<true, false>(m, pattern, rec, from, to, start, deadline_ns),
+        (true, true) => transfers::<true, true>(m, pattern, rec, from, to, start, deadline_ns),
+        (false, false) => transfers::<false, false>(m, pattern, rec, from, to, start, deadline_ns),
+        (false, true) => transfers::<false, true>(m, pattern, rec, from, to, start, deadline_ns),
+    }
+}
+
+fn transfers<const WRITE: bool, const DEADLINE: bool>(
+    m: &mut Mover,
+    pattern: &AccessPattern,
+    rec: &mut Recorder,
+    from: u64,
+    to: u64,
+    start: u64,
+    deadline_ns: u64,
+) -> Result<u64, IorError> {
+    let mut offsets = pattern.offsets(from);
+    let mut k = from;
+    while k < to {
+        let offset = offsets.next();
+        let n = if WRITE {
+            m.write_one(offset)?
+        } else {
+            m.read_one(offset, rec)?
+        };
+        let now = rec.record(0, n);
+        k += 1;
+        if DEADLINE && now - start > deadline_ns {
+            break;
+        }
+    }
+    Ok(k)
+}
