@@ -41,7 +41,7 @@ Options:
                 default 100000, at least 10)
   -P            also print one result line per rank
   -D rates      accepted for pfind compatibility; the rate is always printed
-  --json PATH   write the result document (docs/results-schema.md)
+  --json PATH   write the result document (docs/results.md)
   -h, --help    this help
 
 Output: matching paths (unless -C), then the counts, runtime and rate (examined entries per

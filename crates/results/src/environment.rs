@@ -4,13 +4,14 @@
 
 use crate::fstype::{magic_hex, name_of_magic};
 use crate::mountinfo;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::ffi::CStr;
 use std::path::{Path, PathBuf};
 
 const UNKNOWN: &str = "unknown";
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 pub struct Environment {
     pub hostname: String,
     /// `uname -r`
@@ -28,7 +29,7 @@ pub struct Environment {
 }
 
 /// The file system under the benchmark's target directory.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, JsonSchema, Debug, Clone, PartialEq)]
 pub struct FsInfo {
     /// The target as given.
     pub path: String,

@@ -1,5 +1,5 @@
 //! The result model: one serde schema for JSON, the store and reports. Documented field by field
-//! in `docs/results-schema.md`; bump [`SCHEMA_VERSION`] on any incompatible change.
+//! in `docs/results.md`; bump [`SCHEMA_VERSION`] on any incompatible change.
 
 use crate::environment::{self, Environment};
 use crate::io500::Io500Result;

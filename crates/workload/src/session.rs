@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use measure::{now_ns, LiveBoard, Recorder};
 use results::sink::IntervalSample;
-use results::{Fanout, Hub, RunResult, SharedHub};
+use results::{Fanout, Hub, OperationSummary, RunResult, SharedHub};
 
 /// Width of the per-interval series buckets every workload records.
 pub const INTERVAL_NS: u64 = 1_000_000_000;
@@ -118,6 +118,27 @@ impl Session {
 
     pub fn into_doc(self) -> RunResult {
         self.hub.into_inner().into_doc()
+    }
+
+    /// Ends the run: the summaries into the document, the exit code (1 when a rank failed or
+    /// data did not verify), the `RunEnd` event; returns the final document with `outcomes`.
+    pub fn finish<O>(
+        &self,
+        outcomes: Vec<O>,
+        summary: Vec<OperationSummary>,
+        errors: u64,
+        failure: Option<String>,
+    ) -> Finished<O> {
+        let mut hub = self.hub();
+        hub.doc_mut().summary = summary;
+        let code = u8::from(failure.is_some() || errors > 0);
+        hub.end(i32::from(code), failure.as_deref());
+        Finished {
+            doc: hub.doc().clone(),
+            outcomes,
+            errors,
+            failure,
+        }
     }
 }
 

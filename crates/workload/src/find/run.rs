@@ -82,25 +82,19 @@ pub fn run(
     let is_peer = |e: &FindError| matches!(e, FindError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);
     let outcome = outcomes.into_iter().next().and_then(|r| r.ok()).flatten();
-    let mut hub = session.hub();
+    let mut summary = Vec::new();
     if let Some(o) = &outcome {
+        let mut hub = session.hub();
         hub.phase_end(phase_result(o), Detail::Find(o));
         for w in warnings(o) {
             hub.warning(&w);
         }
-        hub.doc_mut().summary = summaries(o);
+        summary = summaries(o);
         if let Parameters::Find(f) = &mut hub.doc_mut().parameters {
             f.newer_ctime = o.newer_ctime;
         }
     }
-    let code = u8::from(failure.is_some());
-    hub.end(i32::from(code), failure.as_deref());
-    Finished {
-        doc: hub.doc().clone(),
-        outcomes: outcome.into_iter().collect(),
-        errors: 0,
-        failure,
-    }
+    session.finish(outcome.into_iter().collect(), summary, 0, failure)
 }
 
 /// What the counts say about the figures: unreadable directories, entries that could not be

@@ -55,16 +55,8 @@ pub fn run(p: &IorParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOut
         .find_map(|r| r.as_ref().ok())
         .map_or(0, |t| t.errors);
     let phases = phases.into_inner();
-    let mut hub = session.hub();
-    hub.doc_mut().summary = summaries(&phases);
-    let code = u8::from(failure.is_some() || errors > 0);
-    hub.end(i32::from(code), failure.as_deref());
-    Finished {
-        doc: hub.doc().clone(),
-        outcomes: phases,
-        errors,
-        failure,
-    }
+    let summary = summaries(&phases);
+    session.finish(phases, summary, errors, failure)
 }
 
 /// The benchmark on this rank; rank 0 reports as results arrive.

@@ -59,20 +59,12 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
     let is_peer = |e: &MdError| matches!(e, MdError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);
     let phases = phases.into_inner();
-    let mut hub = session.hub();
     let errors = outcomes
         .iter()
         .find_map(|r| r.as_ref().ok())
-        .map_or(hub.doc().verification_errors, |t| t.errors);
-    hub.doc_mut().summary = summaries(&phases);
-    let code = u8::from(failure.is_some() || errors > 0);
-    hub.end(i32::from(code), failure.as_deref());
-    Finished {
-        doc: hub.doc().clone(),
-        outcomes: phases,
-        errors,
-        failure,
-    }
+        .map_or(session.hub().doc().verification_errors, |t| t.errors);
+    let summary = summaries(&phases);
+    session.finish(phases, summary, errors, failure)
 }
 
 /// How a rank's run ended, the same on every rank.
