@@ -9,6 +9,7 @@
 
 mod aligned;
 mod config;
+mod defaults;
 mod dummy;
 mod mmap;
 mod options;
@@ -16,10 +17,10 @@ mod posix;
 mod registry;
 
 pub use aligned::AlignedBuf;
-pub use config::{EngineConfig, OptValue};
+pub use config::EngineConfig;
 pub use dummy::{DummyDelays, DummyEngine};
 pub use mmap::MmapEngine;
-pub use options::{EngineOption, IoShape, Workload};
+pub use options::{EngineOption, IoShape, OptValue, Workload};
 pub use posix::PosixEngine;
 pub use registry::{
     all_options, build, check, find_ior_key, find_option, lookup, metadata_engines, module_of,

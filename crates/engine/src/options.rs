@@ -2,7 +2,37 @@
 //! file lists its [`EngineOption`]s; parsers, help texts and checks read them from the
 //! registry, so an option is written down once.
 
-use crate::config::OptValue;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The value of an engine option: a flag, or a number (microseconds, counts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OptValue {
+    Flag(bool),
+    Number(u64),
+}
+
+impl fmt::Display for OptValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptValue::Flag(b) => write!(f, "{b}"),
+            OptValue::Number(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl OptValue {
+    /// Whether `self` is of the same kind (flag or number) as `other`.
+    pub fn same_kind(self, other: OptValue) -> bool {
+        matches!(
+            (self, other),
+            (OptValue::Flag(_), OptValue::Flag(_)) | (OptValue::Number(_), OptValue::Number(_))
+        )
+    }
+}
 
 /// One option of an engine, given as `--<module>.<name>` (IOR's module options).
 #[derive(Debug)]
