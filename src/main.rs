@@ -10,6 +10,7 @@ mod io500;
 mod ior;
 mod launcher;
 mod mdtest;
+mod optparse;
 mod outputs;
 mod sinks;
 mod world;

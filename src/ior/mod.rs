@@ -25,7 +25,7 @@ fn usage(message: impl std::fmt::Display) -> u8 {
 fn check_output_paths(cmd: &cli::IorCommand) -> Result<(), String> {
     let p = &cmd.params;
     let outputs = [
-        ("--json", cmd.json.as_deref()),
+        ("--json", cmd.launch.json.as_deref()),
         ("-O summaryFile", p.summary_file.as_deref()),
         (
             "-O saveRankPerformanceDetailsCSV",
@@ -53,23 +53,10 @@ fn test_dir(p: &IorParams) -> PathBuf {
 }
 
 pub fn main(args: &[String], global: &Global) -> u8 {
-    let cmd = match cli::parse(args) {
-        Ok(c) => c,
-        Err(e) => return usage(e),
+    let (cmd, setup) = match crate::optparse::start::<cli::IorCommand>(args, global) {
+        Ok(started) => started,
+        Err(code) => return code,
     };
-    if cmd.help {
-        print!("{}", cli::help_text());
-        return crate::world::exit_early(0);
-    }
-    let setup = RankSetup {
-        tasks: cmd.tasks,
-        fake_nodes: cmd.fake_nodes,
-        round_robin: cmd.round_robin,
-    }
-    .or(global.setup);
-    if let Err(e) = setup.check() {
-        return usage(format!("ior: {e}"));
-    }
     let tasks = setup.ranks();
     let p = &cmd.params;
     let mut warnings = cmd.warnings.clone();
@@ -163,7 +150,7 @@ fn run(
     doc.ranks = setup.result_ranks();
     doc.warnings = warnings;
     let header = header(p, setup, command_line, &doc.environment);
-    let json: Vec<PathBuf> = cmd.json.iter().cloned().collect();
+    let json: Vec<PathBuf> = cmd.launch.json.iter().cloned().collect();
     let fanout = crate::sinks::choose(sinks(p, header, out), json, global);
     let ranks = setup.into_ranks();
     let done = ior::run(p, &ranks, &Session::new(doc, fanout, ranks.local()));

@@ -30,7 +30,7 @@ fn check_output_paths(cmd: &MdtestCommand) -> Result<(), String> {
         .as_deref()
         .filter(|_| p.phases.create && p.stonewall_s > 0);
     let outputs = [
-        ("--json", cmd.json.as_deref()),
+        ("--json", cmd.launch.json.as_deref()),
         (
             "--saveRankPerformanceDetails",
             p.rank_details_csv.as_deref(),
@@ -41,23 +41,10 @@ fn check_output_paths(cmd: &MdtestCommand) -> Result<(), String> {
 }
 
 pub fn main(args: &[String], global: &Global) -> u8 {
-    let cmd = match cli::parse(args) {
-        Ok(c) => c,
-        Err(e) => return usage(e),
+    let (cmd, setup) = match crate::optparse::start::<cli::MdtestCommand>(args, global) {
+        Ok(started) => started,
+        Err(code) => return code,
     };
-    if cmd.help {
-        print!("{}", cli::help_text());
-        return crate::world::exit_early(0);
-    }
-    let setup = RankSetup {
-        tasks: cmd.tasks,
-        fake_nodes: cmd.fake_nodes,
-        round_robin: cmd.round_robin,
-    }
-    .or(global.setup);
-    if let Err(e) = setup.check() {
-        return usage(format!("mdtest: {e}"));
-    }
     let tasks = setup.ranks();
     let p = &cmd.params;
     let (shape, mut warnings) = match validate(p, tasks) {
@@ -211,7 +198,7 @@ fn run(
     let header = header(p, &shape, setup, quote_args(args));
     let mut doc = document(p, &header, &shape, status_items, setup);
     doc.warnings = warnings;
-    let json: Vec<PathBuf> = cmd.json.iter().cloned().collect();
+    let json: Vec<PathBuf> = cmd.launch.json.iter().cloned().collect();
     let fanout = crate::sinks::choose(sinks(p, header, Box::new(std::io::stdout())), json, global);
     let plan = mdtest::Plan {
         params: p,

@@ -110,8 +110,8 @@ fn engine_names() -> String {
 
 fn option_line(out: &mut String, o: &OptSpec) {
     let mark = match o.origin {
-        Origin::Ior => "[IOR]",
-        Origin::IorDiffers => "[IOR*]",
+        Origin::Tool => "[IOR]",
+        Origin::Differs => "[IOR*]",
         Origin::Iogauge => "[iogauge]",
     };
     let default = if o.default.is_empty() {
@@ -265,7 +265,7 @@ mod tests {
             assert!(h.contains(&format!("iogauge ior {line}")));
             let args: Vec<String> = line.split_whitespace().map(String::from).collect();
             let c = super::super::parse(&args).unwrap_or_else(|e| panic!("{line}: {e}"));
-            let tasks = c.tasks.unwrap_or(1);
+            let tasks = c.launch.tasks.unwrap_or(1);
             workload::ior::validate::validate(&c.params, tasks)
                 .unwrap_or_else(|e| panic!("{line}: {e}"));
         }

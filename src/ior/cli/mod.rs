@@ -4,16 +4,15 @@
 //! long ones `--name=value` and `--name value`; flags group (`-wr`) and count (`-vvv`);
 //! `-O key=value[,...]` reaches every option by its long name, case-insensitively. Options
 //! iogauge does not provide are refused by name, never ignored. The table is in `options.rs`,
-//! the parser in `parse.rs`, the help text in `help.rs`; cross-option rules are in
-//! `workload::ior::validate`.
+//! the field each option sets in `parse.rs`, the help text in `help.rs`; the token rules are
+//! `crate::optparse`'s, the cross-option rules `workload::ior::validate`'s.
 
 mod help;
 pub mod options;
 mod parse;
 
-use std::fmt;
-use std::path::PathBuf;
-
+pub use crate::optparse::UsageError;
+use crate::optparse::{Command, Launch};
 pub use help::help_text;
 pub use parse::parse;
 
@@ -21,33 +20,29 @@ pub use parse::parse;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct IorCommand {
     pub params: workload::ior::IorParams,
-    /// `-N N` or `--tasks N`; `None` when not given (`-N -1`, IOR's "all ranks", too).
-    pub tasks: Option<usize>,
-    /// `--fake-nodes K`: pretend the tasks run on K nodes (like `IOR_FAKE_NODES`).
-    pub fake_nodes: Option<usize>,
-    /// `--fake-placement round-robin` (default `block`).
-    pub round_robin: bool,
-    /// `--json PATH`: iogauge's full result document.
-    pub json: Option<PathBuf>,
+    /// `-N`/`--tasks`, `--fake-nodes`, `--fake-placement`, `--json`, `--help`.
+    pub launch: Launch,
     /// `--overwrite`: allow writing over files that exist before the run.
     pub overwrite: bool,
-    /// `-h` / `--help`.
-    pub help: bool,
     /// Values reset the way IOR resets them, with a warning (`-i 0` -> 1, `-d -5` -> 0).
     pub warnings: Vec<String>,
 }
 
-/// Bad usage: the one-line message (starting `ior: `) to print before exiting with status 2.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
+impl Command for IorCommand {
+    const TOOL: &'static str = options::TABLE.tool;
 
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+    fn parse(args: &[String]) -> Result<Self, UsageError> {
+        parse(args)
+    }
+
+    fn help_text() -> String {
+        help_text()
+    }
+
+    fn launch(&self) -> &Launch {
+        &self.launch
     }
 }
-
-impl std::error::Error for UsageError {}
 
 #[cfg(test)]
 mod tests {
@@ -61,7 +56,7 @@ mod tests {
 
     fn ok(line: &str) -> IorCommand {
         let c = parse(&args(line)).unwrap_or_else(|e| panic!("{line}: {e}"));
-        validate(&c.params, c.tasks.unwrap_or(1)).unwrap_or_else(|e| panic!("{line}: {e}"));
+        validate(&c.params, c.launch.tasks.unwrap_or(1)).unwrap_or_else(|e| panic!("{line}: {e}"));
         c
     }
 
@@ -128,7 +123,7 @@ mod tests {
         ("-O stoneWallingWearOutIterations=12", |c| c.params.stonewall_wear_out_iterations == 12),
         ("-O deadlineForStonewalling=5", |c| c.params.deadline_for_stonewalling_s == 5),
         ("-O maxTimeDuration=2", |c| c.params.max_time_duration_min == 2),
-        ("-O numTasks=3", |c| c.tasks == Some(3)),
+        ("-O numTasks=3", |c| c.launch.tasks == Some(3)),
         ("-O api=mmap", |c| c.params.engine.api == "MMAP"),
         ("-O summaryFile=/tmp/s.txt", |c| path(&c.params.summary_file, "/tmp/s.txt")),
         ("-O saveRankPerformanceDetailsCSV=r.csv", |c| path(&c.params.rank_details_csv, "r.csv")),
@@ -151,12 +146,12 @@ mod tests {
         ("-a dummy --dummy.delay-xfer=10 --dummy.delay-only-rank0",
             |c| c.params.engine.number("dummy.delay-xfer") == 10 && c.params.engine.flag("dummy.delay-only-rank0")),
         ("--tasks 4 --fake-nodes 2 --fake-placement round-robin",
-            |c| c.tasks == Some(4) && c.fake_nodes == Some(2) && c.round_robin),
-        ("--json /tmp/r.json --overwrite", |c| path(&c.json, "/tmp/r.json") && c.overwrite),
-        ("-N -1", |c| c.tasks.is_none()),
+            |c| c.launch.tasks == Some(4) && c.launch.fake_nodes == Some(2) && c.launch.round_robin),
+        ("--json /tmp/r.json --overwrite", |c| path(&c.launch.json, "/tmp/r.json") && c.overwrite),
+        ("-N -1", |c| c.launch.tasks.is_none()),
         ("-o a@b", |c| c.params.test_file_names() == ["a", "b"]),
-        ("-h", |c| c.help),
-        ("--help", |c| c.help),
+        ("-h", |c| c.launch.help),
+        ("--help", |c| c.launch.help),
         ("-i 3 -d 2", |c| c.params.repetitions == 3 && c.warnings.is_empty()),
         ("-i 0 -d -5", |c| c.params.repetitions == 1 && c.params.inter_test_delay_s == 0),
         ("-i 0 -d -5", |c| c.warnings.len() == 2 && c.warnings[0].starts_with("-i 0")),
@@ -181,7 +176,7 @@ mod tests {
     fn file_per_process_with_all_checks() {
         let c = ok("-N 4 -a POSIX -t 1m -b 64m -s 4 -F -C -e -w -r -W -R -k -o /tmp/x/testfile");
         let p = &c.params;
-        assert_eq!(c.tasks, Some(4));
+        assert_eq!(c.launch.tasks, Some(4));
         let sizes = (p.transfer_size, p.block_size, p.segment_count);
         assert_eq!(sizes, (1 << 20, 64 << 20, 4));
         assert!(p.file_per_proc && p.reorder_tasks && p.fsync && p.keep_file);
@@ -242,7 +237,7 @@ mod tests {
         assert_eq!(p.deadline_for_stonewalling_s, 300);
         assert!(path(&p.rank_details_csv, "z") && path(&p.stonewall_status_file, "y"));
         assert!(p.write_file && !p.read_file && p.stonewall_wear_out && p.keep_file);
-        assert_eq!(c.tasks, None);
+        assert_eq!(c.launch.tasks, None);
     }
 
     /// (command line, how the one-line error starts)

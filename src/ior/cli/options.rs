@@ -1,27 +1,11 @@
 //! The `iogauge ior` option table: every option that is accepted (with IOR's short letter,
 //! its long name and its `-O` keys) and every IOR option that is refused by name.
-//! The parser and the help text both read these tables; nothing else lists options. Engine
-//! options (`--posix.odirect`, `--dummy.delay-*`) are the engines' own, declared in the
-//! engine crate and read from its registry.
+//! The tokenizer (`crate::optparse`) and the help text both read these tables; nothing else
+//! lists options. Engine options (`--posix.odirect`, `--dummy.delay-*`) are the engines' own,
+//! declared in the engine crate and read from its registry.
 
-/// Whether an option takes a value. Flags count how often they are given (`-vvv` = 3) and
-/// accept an explicit value (`-F=0`, `-O filePerProc=1`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Arg {
-    Flag,
-    Value,
-}
-
-/// Where an option comes from, for the help text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
-    /// An IOR option, same meaning.
-    Ior,
-    /// An IOR option whose behaviour differs in iogauge (see the help notes).
-    IorDiffers,
-    /// An iogauge addition.
-    Iogauge,
-}
+pub use crate::optparse::{display_refused, Arg, Origin, Refused};
+use crate::optparse::{refuse as no, spec as o, Spec, Table};
 
 /// Help-text sections, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,78 +90,11 @@ pub enum Target {
 }
 
 /// One accepted option.
-#[derive(Debug, Clone, Copy)]
-pub struct OptSpec {
-    /// IOR's letter (`-t`), if any.
-    pub short: Option<char>,
-    /// The long name (`--transferSize`), matched case-sensitively like IOR's.
-    pub long: Option<&'static str>,
-    /// `-O` keys (case-insensitive). IOR accepts every long name of its table as a key.
-    pub keys: &'static [&'static str],
-    pub arg: Arg,
-    pub target: Target,
-    pub group: Group,
-    pub origin: Origin,
-    /// Placeholder for the value in the help text (`SIZE`, `N`, ...); empty for flags.
-    pub meta: &'static str,
-    /// Default shown in the help text; empty for none.
-    pub default: &'static str,
-    pub help: &'static str,
-}
-
-/// One refused option: named so that it is never silently ignored.
-#[derive(Debug, Clone, Copy)]
-pub struct Refused {
-    pub short: Option<char>,
-    pub long: Option<&'static str>,
-    pub keys: &'static [&'static str],
-    pub reason: &'static str,
-}
-
-#[allow(clippy::too_many_arguments)]
-const fn o(
-    short: char,
-    long: &'static str,
-    keys: &'static [&'static str],
-    arg: Arg,
-    target: Target,
-    group: Group,
-    origin: Origin,
-    meta: &'static str,
-    default: &'static str,
-    help: &'static str,
-) -> OptSpec {
-    OptSpec {
-        short: if short == ' ' { None } else { Some(short) },
-        long: if long.is_empty() { None } else { Some(long) },
-        keys,
-        arg,
-        target,
-        group,
-        origin,
-        meta,
-        default,
-        help,
-    }
-}
-
-const fn no(
-    short: char,
-    long: &'static str,
-    keys: &'static [&'static str],
-    reason: &'static str,
-) -> Refused {
-    Refused {
-        short: if short == ' ' { None } else { Some(short) },
-        long: if long.is_empty() { None } else { Some(long) },
-        keys,
-        reason,
-    }
-}
+pub type OptSpec = Spec<Target, Group>;
 
 use Arg::{Flag, Value};
 use Group as G;
-use Origin::{Iogauge, Ior, IorDiffers};
+use Origin::{Differs as IorDiffers, Iogauge, Tool as Ior};
 use Target as T;
 
 #[rustfmt::skip]
@@ -265,44 +182,31 @@ pub const REFUSED: &[Refused] = &[
 ];
 
 /// Reason given for `-O IOR_HINT__...` keys.
-pub const HINT_REASON: &str = "MPI-IO and GPFS hints need MPI-IO, which iogauge does not provide";
+const HINT_REASON: &str = "MPI-IO and GPFS hints need MPI-IO, which iogauge does not provide";
 
-pub fn by_short(c: char) -> Option<&'static OptSpec> {
-    OPTIONS.iter().find(|o| o.short == Some(c))
-}
+/// The table and IOR's parser rules.
+pub const TABLE: Table<Target, Group> = Table {
+    tool: "ior",
+    options: OPTIONS,
+    refused: REFUSED,
+    directive: Some(Target::Directive),
+    refused_key_prefix: Some(("ior_hint", HINT_REASON)),
+    operands: "IOR takes no operands; the file name goes to -o",
+    metadata_only: false,
+    dash_hints: false,
+    module_refusal,
+};
 
-pub fn by_long(name: &str) -> Option<&'static OptSpec> {
-    OPTIONS.iter().find(|o| o.long == Some(name))
-}
-
-pub fn by_key(key: &str) -> Option<&'static OptSpec> {
-    OPTIONS
+/// IOR's module options other than the engines' own.
+fn module_refusal(module: &str) -> String {
+    let provided: Vec<String> = engine::ENGINES
         .iter()
-        .find(|o| o.keys.iter().any(|k| k.eq_ignore_ascii_case(key)))
-}
-
-pub fn refused_short(c: char) -> Option<&'static Refused> {
-    REFUSED.iter().find(|r| r.short == Some(c))
-}
-
-pub fn refused_long(name: &str) -> Option<&'static Refused> {
-    REFUSED.iter().find(|r| r.long == Some(name))
-}
-
-pub fn refused_key(key: &str) -> Option<&'static Refused> {
-    REFUSED
-        .iter()
-        .find(|r| r.keys.iter().any(|k| k.eq_ignore_ascii_case(key)))
-}
-
-/// How an option is named in messages: `-c (--collective)`, `-t`, `--posix.odirect`.
-pub fn display_refused(r: &Refused) -> String {
-    match (r.short, r.long) {
-        (Some(c), Some(l)) => format!("-{c} (--{l})"),
-        (Some(c), None) => format!("-{c}"),
-        (None, Some(l)) => format!("--{l}"),
-        (None, None) => format!("-O {}", r.keys.first().copied().unwrap_or("?")),
-    }
+        .filter_map(|e| e.options_pattern())
+        .collect();
+    format!(
+        "IOR's {module} module options are not supported by iogauge (only {} are)",
+        text::join_words(&provided, "and")
+    )
 }
 
 #[cfg(test)]
@@ -348,18 +252,21 @@ mod tests {
 
     #[test]
     fn lookups() {
-        assert_eq!(by_short('t').unwrap().target, Target::TransferSize);
-        assert_eq!(by_long("blockSize").unwrap().target, Target::BlockSize);
-        assert!(by_long("blocksize").is_none());
+        assert_eq!(TABLE.by_short('t').unwrap().target, Target::TransferSize);
         assert_eq!(
-            by_key("REORDERTASKSCONSTANT").unwrap().target,
+            TABLE.by_long("blockSize").unwrap().target,
+            Target::BlockSize
+        );
+        assert!(TABLE.by_long("blocksize").is_none());
+        assert_eq!(
+            TABLE.by_key("REORDERTASKSCONSTANT").unwrap().target,
             Target::ReorderTasks
         );
-        assert!(by_key("useo_direct").is_none(), "an engine's key");
-        assert!(refused_short('c').is_some());
-        assert!(refused_key("gpuid").is_some());
+        assert!(TABLE.by_key("useo_direct").is_none(), "an engine's key");
+        assert!(TABLE.refused_short('c').is_some());
+        assert!(TABLE.refused_key("gpuid").is_some());
         assert_eq!(
-            display_refused(refused_short('c').unwrap()),
+            display_refused(TABLE.refused_short('c').unwrap()),
             "-c (--collective)"
         );
     }

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use engine::OptValue;
 
-use super::options::{Arg, Group, OptSpec, GROUPS, OPTIONS, REFUSED};
+use super::options::{Arg, Group, OptSpec, Origin, GROUPS, OPTIONS, REFUSED};
 
 const WIDTH: usize = 100;
 const COLUMN: usize = 34;
@@ -147,9 +147,9 @@ pub fn help_text() -> String {
             if !o.default.is_empty() {
                 let _ = write!(text, " [default {}]", o.default);
             }
-            if o.differs {
+            if o.origin == Origin::Differs {
                 text.push_str(" [mdtest*]");
-            } else if o.new {
+            } else if o.origin == Origin::Iogauge {
                 text.push_str(" [iogauge]");
             }
             option_line(&mut out, &names(o), &text);

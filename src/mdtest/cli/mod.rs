@@ -2,16 +2,16 @@
 //!
 //! mdtest shares IOR's option parser (`option.c`): `-n 1k`, `-n1k`, `-n=1k`; flags group and
 //! count; long options `--name=value` and `--name value`. Options iogauge does not provide are
-//! refused by name, never ignored. The table is in `options.rs`, the parser in `parse.rs`, the
-//! help text in `help.rs`; cross-option rules are in `workload::mdtest::validate`.
+//! refused by name, never ignored. The table is in `options.rs`, the field each option sets in
+//! `parse.rs`, the help text in `help.rs`; the token rules are `crate::optparse`'s, the
+//! cross-option rules `workload::mdtest::validate`'s.
 
 mod help;
 pub mod options;
 mod parse;
 
-use std::fmt;
-use std::path::PathBuf;
-
+pub use crate::optparse::UsageError;
+use crate::optparse::{Command, Launch};
 pub use help::help_text;
 pub use parse::parse;
 
@@ -19,26 +19,25 @@ pub use parse::parse;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MdtestCommand {
     pub params: workload::mdtest::MdtestParams,
-    /// `--tasks N`.
-    pub tasks: Option<usize>,
-    pub fake_nodes: Option<usize>,
-    pub round_robin: bool,
-    /// `--json PATH`.
-    pub json: Option<PathBuf>,
-    pub help: bool,
+    /// `--tasks`, `--fake-nodes`, `--fake-placement`, `--json`, `--help`.
+    pub launch: Launch,
 }
 
-/// Bad usage: the one-line message (starting `mdtest: `) printed before exiting with status 2.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
+impl Command for MdtestCommand {
+    const TOOL: &'static str = options::TABLE.tool;
 
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+    fn parse(args: &[String]) -> Result<Self, UsageError> {
+        parse(args)
+    }
+
+    fn help_text() -> String {
+        help_text()
+    }
+
+    fn launch(&self) -> &Launch {
+        &self.launch
     }
 }
-
-impl std::error::Error for UsageError {}
 
 #[cfg(test)]
 mod tests {
@@ -90,9 +89,9 @@ mod tests {
         ("", |c| c.params.data_packet == Dp::Incompressible),
         ("--saveRankPerformanceDetails=r.csv --showRankStatistics", |c| c.params.rank_details_csv.is_some() && c.params.show_rank_statistics),
         ("-a dummy --dummy.delay-create=10 --dummy.delay-only-rank0 --dummy.delay-sync 3", |c| c.params.engine.api == "DUMMY" && c.params.engine.number("dummy.delay-create") == 10 && c.params.engine.flag("dummy.delay-only-rank0") && c.params.engine.number("dummy.delay-sync") == 3),
-        ("--tasks 4 --fake-nodes 2 --fake-placement round-robin --json r.json", |c| c.tasks == Some(4) && c.fake_nodes == Some(2) && c.round_robin && c.json.is_some()),
-        ("-h", |c| c.help),
-        ("--help", |c| c.help),
+        ("--tasks 4 --fake-nodes 2 --fake-placement round-robin --json r.json", |c| c.launch.tasks == Some(4) && c.launch.fake_nodes == Some(2) && c.launch.round_robin && c.launch.json.is_some()),
+        ("-h", |c| c.launch.help),
+        ("--help", |c| c.launch.help),
     ];
 
     #[test]

@@ -3,12 +3,8 @@
 //! tables; nothing else lists options. Engine options (`--dummy.delay-create`) are the
 //! engines' own, read from the engine registry (those it marks for metadata workloads).
 
-/// Whether an option takes a value. Flags count (`-vvv`) and take explicit values (`-F=0`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Arg {
-    Flag,
-    Value,
-}
+pub use crate::optparse::{display_refused, Arg, Origin, Refused};
+use crate::optparse::{refuse, spec, Spec, Table};
 
 /// Help-text sections, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,39 +74,9 @@ pub enum Target {
 }
 
 /// One accepted option.
-#[derive(Debug, Clone, Copy)]
-pub struct OptSpec {
-    pub short: Option<char>,
-    /// Matched case-sensitively, like mdtest's.
-    pub long: Option<&'static str>,
-    pub arg: Arg,
-    pub target: Target,
-    pub group: Group,
-    /// mdtest's option whose behaviour iogauge changes (noted in the help).
-    pub differs: bool,
-    /// An iogauge addition.
-    pub new: bool,
-    pub meta: &'static str,
-    pub default: &'static str,
-    pub help: &'static str,
-}
+pub type OptSpec = Spec<Target, Group>;
 
-/// One refused option: named so it is never silently ignored.
-#[derive(Debug, Clone, Copy)]
-pub struct Refused {
-    pub short: Option<char>,
-    pub long: Option<&'static str>,
-    pub reason: &'static str,
-}
-
-/// Where an option comes from.
-#[derive(Clone, Copy)]
-enum Origin {
-    Mdtest,
-    Differs,
-    New,
-}
-
+/// A row of [`OPTIONS`]: mdtest has no `-O` keys.
 #[allow(clippy::too_many_arguments)]
 const fn o(
     short: char,
@@ -123,31 +89,28 @@ const fn o(
     default: &'static str,
     help: &'static str,
 ) -> OptSpec {
-    OptSpec {
-        short: if short == ' ' { None } else { Some(short) },
-        long: if long.is_empty() { None } else { Some(long) },
+    spec(
+        short,
+        long,
+        &[],
         arg,
         target,
         group,
-        differs: matches!(origin, Origin::Differs),
-        new: matches!(origin, Origin::New),
+        origin,
         meta,
         default,
         help,
-    }
+    )
 }
 
+/// A row of [`REFUSED`].
 const fn no(short: char, long: &'static str, reason: &'static str) -> Refused {
-    Refused {
-        short: if short == ' ' { None } else { Some(short) },
-        long: if long.is_empty() { None } else { Some(long) },
-        reason,
-    }
+    refuse(short, long, &[], reason)
 }
 
 use Arg::{Flag, Value};
 use Group as G;
-use Origin::{Differs, Mdtest, New};
+use Origin::{Differs, Iogauge as New, Tool as Mdtest};
 use Target as T;
 
 #[rustfmt::skip]
@@ -220,30 +183,29 @@ pub const REFUSED: &[Refused] = &[
     no(' ', "gpuDirect", GPU),
 ];
 
-pub fn by_short(c: char) -> Option<&'static OptSpec> {
-    OPTIONS.iter().find(|o| o.short == Some(c))
-}
+/// The table and mdtest's parser rules (IOR's, without `-O`).
+pub const TABLE: Table<Target, Group> = Table {
+    tool: "mdtest",
+    options: OPTIONS,
+    refused: REFUSED,
+    directive: None,
+    refused_key_prefix: None,
+    operands: "mdtest takes no operands; the directory goes to -d",
+    metadata_only: true,
+    dash_hints: true,
+    module_refusal,
+};
 
-pub fn by_long(name: &str) -> Option<&'static OptSpec> {
-    OPTIONS.iter().find(|o| o.long == Some(name))
-}
-
-pub fn refused_short(c: char) -> Option<&'static Refused> {
-    REFUSED.iter().find(|r| r.short == Some(c))
-}
-
-pub fn refused_long(name: &str) -> Option<&'static Refused> {
-    REFUSED.iter().find(|r| r.long == Some(name))
-}
-
-/// `-B`, `--print-all-procs`.
-pub fn display_refused(r: &Refused) -> String {
-    match (r.short, r.long) {
-        (Some(c), Some(l)) => format!("-{c} (--{l})"),
-        (Some(c), None) => format!("-{c}"),
-        (None, Some(l)) => format!("--{l}"),
-        (None, None) => "?".to_string(),
-    }
+/// Back-end module options other than those of the engines mdtest takes.
+fn module_refusal(module: &str) -> String {
+    let longs: Vec<String> = engine::all_options()
+        .filter(|(_, o)| o.metadata)
+        .map(|(e, o)| format!("--{}", e.full_name(o)))
+        .collect();
+    format!(
+        "back-end module options are not supported by iogauge mdtest (only {}; module {module})",
+        text::join_words(&longs, "and")
+    )
 }
 
 #[cfg(test)]
