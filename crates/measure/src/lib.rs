@@ -29,7 +29,9 @@
 
 mod atomic_histogram;
 mod clock;
+mod counters;
 mod histogram;
+mod layout;
 mod live;
 mod recorder;
 mod series;
@@ -40,10 +42,11 @@ pub use clock::{
     compact_utc, init, local, local_now, now_ns, now_rfc3339, rfc3339_utc, secs, wall_clock_ns,
     CTIME_FORMAT, IO500_DATE_FORMAT, IO500_TIMESTAMP_FORMAT, MDTEST_DATE_FORMAT,
 };
+pub use counters::{RankLive, RankState};
 pub use histogram::{
     Bucket, HistogramSummary, LatencyHistogram, Percentile, MAX_LATENCY_NS, SUMMARY_PERCENTILES,
 };
-pub use live::{LiveBoard, LiveSnapshot, RankLive, RankState};
+pub use live::{LiveBoard, LiveSnapshot};
 pub use recorder::{RankRecord, Recorder};
 pub use series::{IntervalSeries, SeriesBucket, SeriesPoint, SeriesSummary};
 pub use stats::{geometric_mean, Stats};

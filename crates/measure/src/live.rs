@@ -12,91 +12,11 @@
 //! another while the rank goes on. Each value only grows during a phase (a reader never sees a
 //! count go back), and once the rank has finished they are exact.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::atomic_histogram::AtomicHistogram;
+use crate::counters::{PhaseCounters, RankLive, RankState};
 use crate::histogram::LatencyHistogram;
 use crate::recorder::Recorder;
-
-/// Where a rank is in its phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RankState {
-    /// No phase yet, or the phase's recorder is made but not started.
-    Idle,
-    /// Between [`Recorder::start`] and the end of the recorder.
-    Running,
-    /// The recorder finished (or was dropped, as on an error); its counters stay readable until
-    /// the rank's next phase publishes new ones.
-    Done,
-}
-
-impl RankState {
-    fn from_u8(v: u8) -> Self {
-        match v {
-            1 => RankState::Running,
-            2 => RankState::Done,
-            _ => RankState::Idle,
-        }
-    }
-}
-
-/// The counters of one rank's phase. Aligned to 128 bytes (two cache lines, the unit adjacent-line
-/// prefetchers move) so that ranks' counters never share a line.
-#[repr(align(128))]
-#[derive(Debug)]
-pub(crate) struct PhaseCounters {
-    pub(crate) ops: AtomicU64,
-    pub(crate) bytes: AtomicU64,
-    pub(crate) errors: AtomicU64,
-    state: AtomicU8,
-    /// One histogram per operation kind the phase declared.
-    pub(crate) latency: Box<[AtomicHistogram]>,
-}
-
-impl PhaseCounters {
-    pub(crate) fn new(kinds: usize) -> Self {
-        Self {
-            ops: AtomicU64::new(0),
-            bytes: AtomicU64::new(0),
-            errors: AtomicU64::new(0),
-            state: AtomicU8::new(RankState::Idle as u8),
-            latency: (0..kinds).map(|_| AtomicHistogram::new()).collect(),
-        }
-    }
-
-    pub(crate) fn set_state(&self, s: RankState) {
-        self.state.store(s as u8, Relaxed);
-    }
-
-    fn read(&self, with_latency: bool) -> RankLive {
-        RankLive {
-            state: RankState::from_u8(self.state.load(Relaxed)),
-            kinds: self.latency.len(),
-            ops: self.ops.load(Relaxed),
-            bytes: self.bytes.load(Relaxed),
-            errors: self.errors.load(Relaxed),
-            latency: if with_latency {
-                self.latency.iter().map(AtomicHistogram::snapshot).collect()
-            } else {
-                Vec::new()
-            },
-        }
-    }
-}
-
-/// One rank as a reader saw it.
-#[derive(Clone, Debug)]
-pub struct RankLive {
-    pub state: RankState,
-    /// Operation kinds the phase declared (0 before the rank's first phase).
-    pub kinds: usize,
-    pub ops: u64,
-    pub bytes: u64,
-    pub errors: u64,
-    /// Per kind, when the snapshot was taken with latencies; empty otherwise.
-    pub latency: Vec<LatencyHistogram>,
-}
 
 /// Every rank of the board at (about) one moment, with totals.
 #[derive(Clone, Debug, Default)]

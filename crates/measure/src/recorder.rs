@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 use crate::atomic_histogram::AtomicHistogram;
 use crate::clock::now_ns;
+use crate::counters::{PhaseCounters, RankState};
 use crate::histogram::LatencyHistogram;
-use crate::live::{PhaseCounters, RankState};
 use crate::series::IntervalSeries;
 
 /// What one rank measured in one phase: what it sends to rank 0.
