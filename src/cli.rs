@@ -76,4 +76,6 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// Print the JSON Schema of the result document (--json, result.json; docs/results.md)
+    Schema,
 }

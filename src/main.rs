@@ -60,6 +60,10 @@ fn main() -> ExitCode {
         cli::Command::Mdtest { args } => mdtest::main(&args, &global),
         cli::Command::Find { args } => find::main(&args, &global),
         cli::Command::Io500 { args } => io500::main(&args, &global),
+        cli::Command::Schema => {
+            print!("{}", results::json_schema_text());
+            0
+        }
     };
     #[cfg(feature = "mpi")]
     if let Some(mpi) = mpi {

@@ -14,7 +14,7 @@ fn ior_text_json_and_rank_csv() {
          --json {D}/doc.json -O saveRankPerformanceDetailsCSV={D}/rank.csv",
         Kind::Text,
     )];
-    let files = [("doc.json", Kind::Json), ("rank.csv", Kind::Text)];
+    let files = [("doc.json", Kind::Document), ("rank.csv", Kind::Text)];
     check("ior_text", &render(d.path(), &steps, &files));
 }
 
@@ -49,7 +49,7 @@ fn ior_dummy_engine() {
     )];
     check(
         "ior_dummy",
-        &render(d.path(), &steps, &[("doc.json", Kind::Json)]),
+        &render(d.path(), &steps, &[("doc.json", Kind::Document)]),
     );
 }
 
@@ -61,7 +61,7 @@ fn mdtest_tables_csv_and_json() {
          --saveRankPerformanceDetails {D}/md.csv --json {D}/md.json",
         Kind::Text,
     )];
-    let files = [("md.csv", Kind::Text), ("md.json", Kind::Json)];
+    let files = [("md.csv", Kind::Text), ("md.json", Kind::Document)];
     check("mdtest_text", &render(d.path(), &steps, &files));
 }
 
@@ -83,9 +83,9 @@ fn mdtest_tree_and_stonewall_status() {
         ),
     ];
     let files = [
-        ("tree.json", Kind::Json),
+        ("tree.json", Kind::Document),
         ("sw", Kind::Text),
-        ("c.json", Kind::Json),
+        ("c.json", Kind::Document),
     ];
     check("mdtest_tree", &render(d.path(), &steps, &files));
 }
@@ -120,7 +120,10 @@ fn find_counts_listing_and_json() {
         step("find {D}/tree -name *1* --json {D}/f.json", Kind::Sorted),
         step("find --tasks 2 {D}/tree -size 10c -C", Kind::Text),
     ];
-    check("find", &render(d.path(), &steps, &[("f.json", Kind::Json)]));
+    check(
+        "find",
+        &render(d.path(), &steps, &[("f.json", Kind::Document)]),
+    );
 }
 
 const IO500_INI: &str = "[global]\ndatadir = {D}/data\nresultdir = {D}/res\n\n\
@@ -176,7 +179,7 @@ fn io500_result_directory() {
         .iter()
         .map(|f| {
             let kind = if f.ends_with(".json") {
-                Kind::Json
+                Kind::Document
             } else {
                 Kind::Text
             };

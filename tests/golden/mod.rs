@@ -3,10 +3,14 @@
 //! document) are compared with files recorded under `tests/golden/expected/`, after masking what
 //! a rerun changes (`mask.rs`). They hold the outputs still while the code under them moves.
 //!
+//! Every iogauge result document among them is also validated against the checked-in JSON
+//! Schema (`schema.rs`).
+//!
 //! `IOGAUGE_BLESS=1 cargo test --release golden` rewrites the expected files; review the diff.
 
 mod cases;
 mod mask;
+mod schema;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,6 +22,8 @@ use crate::common::bin;
 pub enum Kind {
     Text,
     Json,
+    /// An iogauge result document: JSON, and valid under `docs/results.schema.json`.
+    Document,
     /// Text whose lines come in an order that depends on timing: sorted.
     Sorted,
 }
@@ -69,6 +75,10 @@ fn show(s: &str, kind: Kind, dir: &str) -> String {
     let mut t = match kind {
         Kind::Text => mask::text(s, dir),
         Kind::Json => mask::json(s, dir),
+        Kind::Document => {
+            schema::check(s);
+            mask::json(s, dir)
+        }
         Kind::Sorted => {
             let mut lines: Vec<String> = mask::text(s, dir).lines().map(str::to_string).collect();
             lines.sort();

@@ -1,6 +1,7 @@
 //! Bytes and operations per fixed-width time interval, for throughput-over-time plots and for
 //! spotting stalls and stragglers that a single bandwidth figure hides.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Buckets allocated up front: an hour at the usual 1 s interval, so `record` does not allocate.
@@ -40,7 +41,7 @@ impl PartialEq for IntervalSeries {
 }
 
 /// One point of a [`SeriesSummary`]; `t_s` is the start of the interval relative to the epoch.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
 pub struct SeriesPoint {
     pub t_s: f64,
     pub bytes: u64,
@@ -48,7 +49,7 @@ pub struct SeriesPoint {
 }
 
 /// The serializable form that goes into results.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default, JsonSchema)]
 pub struct SeriesSummary {
     pub interval_s: f64,
     pub buckets: Vec<SeriesPoint>,

@@ -15,6 +15,7 @@ mod model;
 mod mountinfo;
 mod operation;
 mod params;
+mod schema;
 pub mod sink;
 
 pub use environment::{capture, fs_info, Environment, FsInfo};
@@ -28,4 +29,5 @@ pub use model::{
 pub use mountinfo::MountEntry;
 pub use operation::Operation;
 pub use params::{FindParameters, MdtestParameters, MdtestResolved, Parameters};
+pub use schema::{json_schema, json_schema_text};
 pub use sink::{Detail, Event, Fanout, Notice, Sink};

@@ -7,6 +7,7 @@ use crate::params::Parameters;
 use crate::Operation;
 use measure::{compact_utc, now_rfc3339, rfc3339_utc};
 use measure::{HistogramSummary, SeriesSummary, Stats};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::SystemTime;
@@ -15,7 +16,7 @@ pub const SCHEMA_VERSION: u32 = 2;
 const MIB: f64 = 1_048_576.0;
 
 /// One run of one workload.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
 pub struct RunResult {
     pub schema_version: u32,
     pub tool: Tool,
@@ -40,13 +41,13 @@ pub struct RunResult {
     pub io500: Option<Io500Result>,
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
 pub struct Tool {
     pub name: String,
     pub version: String,
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
 pub struct Ranks {
     pub count: u64,
     pub nodes: u64,
@@ -70,7 +71,7 @@ impl Default for Ranks {
 }
 
 /// One phase (operation) of one iteration, aggregated over all ranks.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
 pub struct PhaseResult {
     pub operation: Operation,
     /// The IO500 phase this is (`ior-easy-write`, ...), in an IO500 run.
@@ -101,7 +102,7 @@ pub struct PhaseResult {
 
 /// Durations in seconds of the phase's sub-windows across all ranks (earliest start to latest
 /// stop of each), and the whole window.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default, JsonSchema)]
 pub struct PhaseTimes {
     pub open_s: f64,
     pub xfer_s: f64,
@@ -109,7 +110,7 @@ pub struct PhaseTimes {
     pub total_s: f64,
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default, JsonSchema)]
 pub struct RankTimes {
     pub rank: u64,
     pub open_start_s: f64,
@@ -126,7 +127,7 @@ pub struct RankTimes {
 }
 
 /// What a deadline (`-D`) cut short.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default, JsonSchema)]
 pub struct Stonewall {
     pub deadline_s: f64,
     /// Time from the phase start until the ranks agreed to stop.
@@ -139,7 +140,7 @@ pub struct Stonewall {
     pub wear_out: bool,
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default, JsonSchema)]
 pub struct Verification {
     pub errors: u64,
     pub checked_ops: u64,
@@ -147,7 +148,7 @@ pub struct Verification {
     pub first_error: Option<ErrorLocation>,
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
 pub struct ErrorLocation {
     pub file: String,
     pub offset: u64,
@@ -155,7 +156,7 @@ pub struct ErrorLocation {
 }
 
 /// One operation across iterations (IOR's "Summary of all tests").
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
 pub struct OperationSummary {
     pub operation: Operation,
     pub bw_mib_s: MinMaxMean,
@@ -168,7 +169,7 @@ pub struct OperationSummary {
     pub stonewall_mib_s: Option<f64>,
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Default, JsonSchema)]
 pub struct MinMaxMean {
     pub max: f64,
     pub min: f64,
