@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use results::{Parameters, RunResult, Sink};
+use workload::ior::preflight::{preflight, Existing};
 use workload::ior::{self, validate::validate, IorParams};
 use workload::session::Session;
 
@@ -52,6 +53,18 @@ fn test_dir(p: &IorParams) -> PathBuf {
     }
 }
 
+/// The one stderr line about files from before the run that the write replaces.
+fn replacing(files: &[PathBuf]) -> Option<String> {
+    let first = files.first()?.display();
+    Some(match files.len() {
+        1 => format!("iogauge ior: replacing {first}, which existed before this run (as IOR does)"),
+        n => format!(
+            "iogauge ior: replacing {n} test files that existed before this run, {first} first \
+             (as IOR does)"
+        ),
+    })
+}
+
 pub fn main(args: &[String], global: &Global) -> u8 {
     let (cmd, setup) = match crate::optparse::start::<cli::IorCommand>(args, global) {
         Ok(started) => started,
@@ -68,10 +81,13 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         Ok(i) => i,
         Err(e) => return usage(format!("ior: {e}")),
     };
-    match ior::preflight::preflight(p, tasks as u64, cmd.overwrite, info.caps.does_io) {
-        Ok(pre) => warnings.extend(pre.warnings),
+    let replaced = match preflight(p, tasks as u64, Existing::Replace, info.caps.does_io) {
+        Ok(pre) => {
+            warnings.extend(pre.warnings);
+            pre.replaced
+        }
         Err(e) => return usage(format!("ior: {e}")),
-    }
+    };
     if let Err(e) = check_output_paths(&cmd) {
         return usage(format!("ior: {e}"));
     }
@@ -89,6 +105,17 @@ pub fn main(args: &[String], global: &Global) -> u8 {
     };
     if let Err(code) = crate::world::proceed() {
         return code;
+    }
+    if crate::world::is_root() {
+        if cmd.overwrite {
+            eprintln!(
+                "iogauge ior: note: --overwrite is no longer needed: the test files named by -o \
+                 are replaced as IOR replaces them"
+            );
+        }
+        if let Some(line) = replacing(&replaced) {
+            eprintln!("{line}");
+        }
     }
     run(&cmd, &setup, out, warnings, global)
 }

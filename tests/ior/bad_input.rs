@@ -64,23 +64,6 @@ fn unsupported_options_and_apis_are_refused_by_name() {
 }
 
 #[test]
-fn existing_files_are_not_overwritten_without_consent() {
-    let d = tmp();
-    let f = d.path().join("keep.00000000");
-    std::fs::write(&f, b"precious").unwrap();
-    let o = d.path().join("keep");
-    let r = iogauge(&format!("ior -t 4k -b 4k -F -w -o {}", o.display())).code(2);
-    assert!(r.stderr.contains("already exists"), "{}", r.stderr);
-    assert_eq!(std::fs::read(&f).unwrap(), b"precious");
-    iogauge(&format!(
-        "ior -t 4k -b 4k -F -w -k --overwrite -o {}",
-        o.display()
-    ))
-    .ok();
-    assert_eq!(std::fs::metadata(&f).unwrap().len(), 4096);
-}
-
-#[test]
 fn stonewall_rules() {
     refused("ior -t 1m -b 1m -w -O stoneWallingWearOut=1 -o DIR/f", "-D");
     refused(

@@ -1,5 +1,6 @@
 mod bad_input;
 mod files;
 mod output;
+mod rerun;
 mod stonewall;
 mod verify;

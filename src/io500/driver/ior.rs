@@ -25,7 +25,8 @@ pub fn plan(args: &[String], ranks: usize) -> Result<Planned, String> {
 /// The checks against the file system (`iogauge ior`'s preflight); Ok carries its warnings.
 pub fn preflight(p: &IorParams, ranks: usize) -> Result<Vec<String>, String> {
     let info = engine::lookup(&p.engine.api).map_err(|e| format!("ior: {e}"))?;
-    let pre = ior::preflight::preflight(p, ranks as u64, false, info.caps.does_io)
+    let existing = ior::preflight::Existing::Refuse;
+    let pre = ior::preflight::preflight(p, ranks as u64, existing, info.caps.does_io)
         .map_err(|e| format!("ior: {e}"))?;
     Ok(pre.warnings)
 }

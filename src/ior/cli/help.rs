@@ -26,14 +26,14 @@ Where iogauge differs from IOR:
   - -Y fsyncs once per write transfer (IOR's POSIX back end fsyncs twice).
   - -e fsyncs after the last write transfer of write phases only, as IOR's code does (its help
     says read/write).
-  - Creating a file for a write truncates it (IOR's POSIX create never truncates); -E keeps
-    existing files and their contents.
   - The default data pattern (-l) is incompressible: pseudo-random words with a 16-byte offset
     stamp in every 4 KiB; -l incompressible and -l random both select it. IOR's default is
     timestamp (-l timestamp), which writes identical, compressible transfers; IOR's own
     incompressible pattern compresses about 1000x.
-  - iogauge refuses to write over files that exist before the run unless --overwrite or -E is
-    given (IOR overwrites them with a warning).
+  - As IOR, a write without -E removes the test files named by -o and creates them anew, and
+    without -k they are removed after each repetition (also after a read-only run); iogauge
+    says on stderr when it replaces files from before the run, and refuses a directory, a
+    symbolic link or a device at a test-file name instead of removing or writing through it.
   - -C warns when the reordering maps every task to itself (one node); IOR silently does nothing.
   - -z -z (random blocks with replacement) is for reads only; IOR divides by zero with -w.
   - --posix.odirect needs -t and -b multiples of 4096 (aligned buffers need aligned sizes).

@@ -22,7 +22,7 @@ pub struct IorCommand {
     pub params: workload::ior::IorParams,
     /// `-N`/`--tasks`, `--fake-nodes`, `--fake-placement`, `--json`, `--help`.
     pub launch: Launch,
-    /// `--overwrite`: allow writing over files that exist before the run.
+    /// `--overwrite`: accepted for old scripts; the test files are replaced as IOR does anyway.
     pub overwrite: bool,
     /// Values reset the way IOR resets them, with a warning (`-i 0` -> 1, `-d -5` -> 0).
     pub warnings: Vec<String>,

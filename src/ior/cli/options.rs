@@ -144,7 +144,7 @@ pub const OPTIONS: &[OptSpec] = &[
     o(' ', "fake-nodes", &[], Value, T::FakeNodes, G::Iogauge, Iogauge, "K", "", "pretend the tasks run on K nodes (testing aid, like IOR_FAKE_NODES)"),
     o(' ', "fake-placement", &[], Value, T::FakePlacement, G::Iogauge, Iogauge, "block|round-robin", "block", "how tasks map to the fake nodes"),
     o(' ', "json", &[], Value, T::Json, G::Iogauge, Iogauge, "PATH", "", "write iogauge's full result document to PATH"),
-    o(' ', "overwrite", &[], Flag, T::Overwrite, G::Iogauge, Iogauge, "", "", "allow writing over files that exist before the run"),
+    o(' ', "overwrite", &[], Flag, T::Overwrite, G::Iogauge, Iogauge, "", "", "no longer needed (accepted for old scripts): the test files named by -o are replaced as IOR replaces them"),
     o('O', "", &[], Value, T::Directive, G::Iogauge, Ior, "KEY=VALUE[,...]", "", "IOR directives (keys listed below); may be repeated"),
     o('h', "help", &[], Flag, T::Help, G::Iogauge, Ior, "", "", "this help"),
 ];

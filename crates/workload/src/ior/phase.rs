@@ -230,8 +230,8 @@ pub(crate) fn run_phase(
 }
 
 /// IOR removes the old file before writing (unless `-E`): rank 0 for a shared file, each rank
-/// its own otherwise. The run checked before any I/O that such files were not there before it
-/// started (or that `--overwrite` was given), so this only removes what the run may replace.
+/// its own otherwise. The run checked before any I/O that whatever is at these names is a
+/// regular file, so this removes only test files the command line names.
 fn prepare_write_target(ctx: &Ctx, path: &std::path::Path, pretend: u64) -> Result<(), IorError> {
     let p = ctx.params;
     if let Some(dir) = naming::unique_dir(p, pretend) {

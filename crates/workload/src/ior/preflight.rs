@@ -1,18 +1,34 @@
 //! Checks against the file system before any I/O, so bad input ends with exit code 2 and
 //! nothing touched. IOR itself does not create the directory of `-o` (only `-u`'s per-rank
-//! directories) and overwrites existing files; iogauge refuses to overwrite a file that
-//! existed before the run unless `--overwrite` (or `-E`, which writes into it) is given.
+//! directories). Before each write without `-E` it removes the test files the command line
+//! names and creates them anew, and after the repetition it removes them unless `-k`; iogauge
+//! does the same, but only to regular files: any other kind of file at a test-file name (a
+//! directory, a symbolic link, a device) is refused here, before anything is touched.
 
 use std::ffi::CString;
+use std::fs::FileType;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use crate::ior::{naming, IorParams};
+
+/// What to do with a regular file already at a test-file name before a write without `-E`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Existing {
+    /// Remove it and write a new one, as IOR does (`iogauge ior`).
+    Replace,
+    /// Refuse the run: the IO500 empties its data directory at the end, so it takes no
+    /// files from before the run.
+    Refuse,
+}
 
 /// What the checks found that is worth saying but not fatal.
 #[derive(Debug, Default)]
 pub struct Preflight {
     pub warnings: Vec<String>,
+    /// Regular files from before the run that the write will replace, in test-file order.
+    pub replaced: Vec<PathBuf>,
 }
 
 fn writable(dir: &Path) -> bool {
@@ -38,11 +54,28 @@ fn home_dir(p: &IorParams, file: &Path) -> PathBuf {
     }
 }
 
+/// What a file that is not a regular file is, for the refusal.
+fn kind_of(t: FileType) -> &'static str {
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else if t.is_fifo() {
+        "a named pipe"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// `does_io`: false for engines that never touch files (the checks are skipped).
 pub fn preflight(
     p: &IorParams,
     tasks: u64,
-    overwrite: bool,
+    existing: Existing,
     does_io: bool,
 ) -> Result<Preflight, String> {
     let mut out = Preflight::default();
@@ -55,52 +88,80 @@ pub fn preflight(
     for file in naming::all_test_files(p, tasks) {
         let dir = home_dir(p, &file);
         if !checked_dirs.contains(&dir) {
-            match std::fs::metadata(&dir) {
-                Ok(m) if m.is_dir() => {}
-                Ok(_) => return Err(format!("-o {}: {} is not a directory", p.test_file, dir.display())),
-                Err(_) => {
-                    return Err(format!(
-                        "-o {}: directory {} does not exist (create it first; iogauge, like IOR, does not create it)",
-                        p.test_file,
-                        dir.display()
-                    ))
-                }
-            }
-            if writes && !writable(&dir) {
-                return Err(format!(
-                    "-o {}: directory {} is not writable",
-                    p.test_file,
-                    dir.display()
-                ));
-            }
+            check_dir(p, &dir, writes)?;
             checked_dirs.push(dir);
         }
-        let exists = std::fs::symlink_metadata(&file).is_ok();
-        if writes && exists && !overwrite && !p.use_existing_test_file {
-            return Err(format!(
-                "{} already exists; iogauge only overwrites files it created in this run: remove it, \
-                 pass --overwrite to replace it, or -E to write into it",
-                file.display()
-            ));
-        }
-        if reads && !writes && !exists {
-            return Err(format!(
-                "{} does not exist: nothing to read (add -w to write it first)",
-                file.display()
-            ));
+        match std::fs::symlink_metadata(&file) {
+            Ok(m) if !m.file_type().is_file() => {
+                return Err(format!(
+                    "-o {}: {} is {}; iogauge reads, writes and replaces only regular files at                      the test-file names",
+                    p.test_file,
+                    file.display(),
+                    kind_of(m.file_type())
+                ));
+            }
+            Ok(_) if writes && !p.use_existing_test_file => match existing {
+                Existing::Replace => out.replaced.push(file),
+                Existing::Refuse => {
+                    return Err(format!(
+                        "{} already exists; this run removes everything it writes, so it takes                          no files from before it: remove it or choose another directory",
+                        file.display()
+                    ))
+                }
+            },
+            Ok(_) => {}
+            Err(_) if reads && !writes => {
+                return Err(format!(
+                    "{} does not exist: nothing to read (add -w to write it first)",
+                    file.display()
+                ));
+            }
+            Err(_) => {}
         }
     }
-    if reads && !writes && !p.keep_file {
-        out.warnings.push(
-            "this run reads files it did not write, so it keeps them (IOR would delete them without -k)".to_string(),
-        );
+    if reads && !writes && !p.keep_file && p.repetitions > 1 && !p.multi_file {
+        // IOR removes the files after the first repetition's read, so the second fails.
+        return Err(format!(
+            "-i {}: without -w and -k the test files are removed after the first repetition's              read (as IOR does), so the next one has nothing to read: add -k",
+            p.repetitions
+        ));
     }
     Ok(out)
+}
+
+/// The directory of the test files exists, is a directory and, for a write, is writable.
+fn check_dir(p: &IorParams, dir: &Path, writes: bool) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(format!(
+                "-o {}: {} is not a directory",
+                p.test_file,
+                dir.display()
+            ))
+        }
+        Err(_) => {
+            return Err(format!(
+                "-o {}: directory {} does not exist (create it first; iogauge, like IOR, does not create it)",
+                p.test_file,
+                dir.display()
+            ))
+        }
+    }
+    if writes && !writable(dir) {
+        return Err(format!(
+            "-o {}: directory {} is not writable",
+            p.test_file,
+            dir.display()
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Existing::{Refuse, Replace};
 
     fn params(o: &Path, fpp: bool) -> IorParams {
         IorParams {
@@ -115,38 +176,77 @@ mod tests {
     #[test]
     fn missing_directory_is_refused() {
         let p = params(Path::new("/nonexistent-iogauge/x/f"), true);
-        let e = preflight(&p, 2, false, true).unwrap_err();
+        let e = preflight(&p, 2, Replace, true).unwrap_err();
         assert!(e.contains("/nonexistent-iogauge/x does not exist"), "{e}");
         assert!(
-            preflight(&p, 2, false, false).is_ok(),
+            preflight(&p, 2, Replace, false).is_ok(),
             "dummy engines touch nothing"
         );
     }
 
     #[test]
-    fn existing_file_needs_overwrite_or_e() {
+    fn existing_regular_files_are_replaced_or_refused() {
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("f");
         std::fs::write(d.path().join("f.00000001"), b"x").unwrap();
         let mut p = params(&f, true);
-        let e = preflight(&p, 2, false, true).unwrap_err();
+        let ok = preflight(&p, 2, Replace, true).unwrap();
+        assert_eq!(ok.replaced, [d.path().join("f.00000001")]);
+        let e = preflight(&p, 2, Refuse, true).unwrap_err();
         assert!(e.contains("f.00000001 already exists"), "{e}");
-        assert!(preflight(&p, 2, true, true).is_ok());
+        // -E writes into it: nothing is replaced.
         p.use_existing_test_file = true;
-        assert!(preflight(&p, 2, false, true).is_ok());
+        assert!(preflight(&p, 2, Refuse, true).unwrap().replaced.is_empty());
     }
 
     #[test]
-    fn read_only_needs_the_files() {
+    fn other_kinds_of_files_are_refused_even_with_e() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("f");
+        let elsewhere = d.path().join("elsewhere");
+        std::fs::write(&elsewhere, b"user data").unwrap();
+        for (make, kind) in [
+            (0, "a directory"),
+            (1, "a symbolic link"),
+            (2, "a named pipe"),
+        ] {
+            let _ = std::fs::remove_dir(&f);
+            let _ = std::fs::remove_file(&f);
+            match make {
+                0 => std::fs::create_dir(&f).unwrap(),
+                1 => std::os::unix::fs::symlink(&elsewhere, &f).unwrap(),
+                _ => {
+                    let c = CString::new(f.as_os_str().as_bytes()).unwrap();
+                    // SAFETY: a valid NUL-terminated path.
+                    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+                }
+            }
+            for e_flag in [false, true] {
+                let mut p = params(&f, false);
+                p.use_existing_test_file = e_flag;
+                let e = preflight(&p, 2, Replace, true).unwrap_err();
+                assert!(e.contains(kind) && e.contains("only regular files"), "{e}");
+            }
+        }
+        assert_eq!(std::fs::read(&elsewhere).unwrap(), b"user data");
+    }
+
+    #[test]
+    fn read_only_needs_the_files_and_k_for_a_second_repetition() {
         let d = tempfile::tempdir().unwrap();
         let mut p = params(&d.path().join("f"), false);
         p.write_file = false;
-        assert!(preflight(&p, 2, false, true)
+        assert!(preflight(&p, 2, Replace, true)
             .unwrap_err()
             .contains("does not exist"));
         std::fs::write(d.path().join("f"), b"x").unwrap();
-        let ok = preflight(&p, 2, false, true).unwrap();
-        assert_eq!(ok.warnings.len(), 1);
+        let ok = preflight(&p, 2, Replace, true).unwrap();
+        assert!(ok.warnings.is_empty() && ok.replaced.is_empty());
+        p.repetitions = 2;
+        let e = preflight(&p, 2, Replace, true).unwrap_err();
+        assert!(e.contains("add -k"), "{e}");
+        p.keep_file = true;
+        assert!(preflight(&p, 2, Replace, true).is_ok());
     }
 
     #[test]
@@ -154,6 +254,6 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let mut p = params(&d.path().join("f"), true);
         p.unique_dir = true;
-        assert!(preflight(&p, 3, false, true).is_ok());
+        assert!(preflight(&p, 3, Replace, true).is_ok());
     }
 }

@@ -107,6 +107,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
         };
         let mut rep_errors = 0;
         let mut wrote = false;
+        let mut read = false;
         let mut write_pairs = None;
 
         if p.write_file && !time_up() {
@@ -161,6 +162,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
                 reorder::rank_offset(&spec, Pass::Read, comm.rank() as u64, comm.node_map(), rep);
             let plan = plan(Mode::Read, off, p.check_read, pair_limit);
             let mine = run_phase(ctx, &plan, &mut buf)?;
+            read = true;
             rep_errors += comm.all_reduce_u64(mine.verify.errors, ReduceOp::Sum)?;
             if let Some(mut o) = reduce(ctx, Access::Read, &plan, mine)? {
                 if wrote && ctx.engine.caps().page_cache && verify_possible {
@@ -175,10 +177,12 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
 
         errors += rep_errors;
         let keep = p.keep_file || (rep_errors > 0 && p.keep_file_with_error);
-        if wrote && !keep {
+        // As IOR: without -k the test files go after the repetition, also after a read of
+        // files an earlier run wrote (preflight made sure they are regular files).
+        if (wrote || read) && !keep {
             let start = now_ns();
             comm.barrier()?;
-            remove_written(ctx, rep)?;
+            remove_test_files(ctx, rep)?;
             comm.barrier()?;
             if is_root {
                 ctx.report.remove(rep, (now_ns() - start) as f64 / 1e9);
@@ -250,9 +254,9 @@ fn read_status(ctx: &Ctx) -> Result<u64, IorError> {
     Ok(pairs)
 }
 
-/// Removes what this rank wrote in repetition `rep`: its own file (file per process) or the
+/// Removes the test files of repetition `rep`: this rank's own file (file per process) or the
 /// shared file (rank 0), then any `-u` directory it created, if empty.
-fn remove_written(ctx: &Ctx, rep: u32) -> Result<(), IorError> {
+fn remove_test_files(ctx: &Ctx, rep: u32) -> Result<(), IorError> {
     let p = ctx.params;
     if !ctx.engine.caps().does_io {
         return Ok(());
