@@ -195,13 +195,16 @@ impl Engine for PosixEngine {
     }
 }
 
-/// mdtest's create: O_CREAT|O_WRONLY, no O_TRUNC and no O_EXCL; the write at offset 0; with
-/// `sync` an fsync before the close.
+/// mdtest's create: O_CREAT|O_WRONLY, no O_TRUNC and no O_EXCL (an earlier run's file is
+/// reopened and rewritten); the write at offset 0; with `sync` an fsync before the close.
+/// O_NOFOLLOW as well: a symlink at an item's name would send the write outside the test
+/// directory, and no mdtest run leaves one.
 fn create_and_write(path: &Path, data: &[u8], sync: bool) -> io::Result<()> {
     let file = OpenOptions::new()
         .write(true)
         .create(true)
         .mode(FILE_MODE)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(path)?;
     if !data.is_empty() {
         write_full_at(&file, data, 0)?;

@@ -248,3 +248,26 @@ fn lstat_does_not_follow_symlinks() {
         io::ErrorKind::NotFound
     );
 }
+
+#[test]
+fn create_file_reopens_an_existing_file_and_never_follows_a_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = PosixEngine::new(false);
+    // mdtest's create has no O_TRUNC and no O_EXCL: an earlier run's file is rewritten in place.
+    let f = dir.path().join("file.mdtest.0.0");
+    std::fs::write(&f, b"0123456789").unwrap();
+    e.create_file(&f, b"abc").unwrap();
+    assert_eq!(std::fs::read(&f).unwrap(), b"abc3456789");
+    // A symlink at the name would write elsewhere: refused, the target untouched.
+    let target = dir.path().join("target");
+    std::fs::write(&target, b"mine").unwrap();
+    let link = dir.path().join("file.mdtest.0.1");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    assert!(e.create_file(&link, b"abc").is_err());
+    assert!(e.create_file_synced(&link, b"abc").is_err());
+    let dangling = dir.path().join("file.mdtest.0.2");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+    assert!(e.create_file(&dangling, b"").is_err());
+    assert!(!dir.path().join("nowhere").exists());
+    assert_eq!(std::fs::read(&target).unwrap(), b"mine");
+}
