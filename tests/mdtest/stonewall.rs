@@ -92,18 +92,21 @@ fn a_status_file_limits_stat_read_and_remove_on_real_files() {
     iogauge(&format!("{base} -C")).ok();
     std::fs::write(&sw, "20").unwrap();
     let j = d.path().join("r.json");
-    // The tree cannot be removed around the items beyond the count: status 1, and the JSON
-    // written after every phase keeps the three file phases.
+    // The tree cannot be removed around the items beyond the count: as mdtest, a warning, the
+    // directories stay, and the run ends well.
     let r = iogauge(&format!(
         "{base} -T -E -r -x {} --json {}",
         sw.display(),
         j.display()
     ))
-    .code(1);
+    .ok();
     assert!(
-        r.stderr.contains("rmdir ") && r.stderr.contains("not empty"),
+        r.stdout.contains(&format!(
+            "WARNING: unable to remove tree directory {}/test-dir.0-0/mdtest_tree.0.0: not empty",
+            md.display()
+        )),
         "{}",
-        r.stderr
+        r.stdout
     );
     let doc = json(&j);
     let ops: Vec<u64> = doc["phases"]

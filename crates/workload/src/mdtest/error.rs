@@ -21,11 +21,14 @@ pub enum MdError {
     Engine(String),
 }
 
-/// A missing item in a stat/read/remove is most often a create that was cut short.
+/// A missing item in a stat/read/remove is most often a create that was cut short; a create
+/// that meets a symlink (O_NOFOLLOW) met something no mdtest run leaves.
 fn hint(op: &str, e: &io::Error) -> &'static str {
     let reads = matches!(op, "stat" | "read" | "remove" | "rmdir" | "rename");
     if reads && e.kind() == io::ErrorKind::NotFound {
         " (was it created? after a stonewalled create, pass the same -x status file)"
+    } else if op == "create" && e.raw_os_error() == Some(libc::ELOOP) {
+        " (a symlink at an item's name: iogauge does not write through it)"
     } else {
         ""
     }

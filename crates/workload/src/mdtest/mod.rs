@@ -5,12 +5,14 @@
 //! `naming` (names, `-N` shifts, paths) are pure functions. `run` runs a plan on the ranks
 //! (the iteration loop), `files` and `items` are the per-rank operation loops, `phase` the
 //! timed bracket around each phase and the reduction to rank 0's `outcome`, which `report`
-//! turns into the session's events.
+//! turns into the session's events. `leftover` handles a tree an earlier run left (mdtest's
+//! warnings, said once per phase).
 
 mod ctx;
 mod error;
 mod files;
 mod items;
+mod leftover;
 pub mod naming;
 pub mod outcome;
 mod phase;

@@ -1,10 +1,13 @@
 //! Checks against the file system before any I/O, so bad input ends with exit code 2 and
-//! nothing touched. mdtest creates only the last component of `-d`; iogauge also refuses to
-//! create into test directories that already exist (they would hold another run's items) and
-//! to stat, read or remove in test directories that do not.
+//! nothing touched. mdtest creates only the last component of `-d`. A test directory an
+//! earlier run left is used as it is, as mdtest does (`leftover` handles what is in it); a
+//! test-directory name that is anything but a directory (a file, a symlink, a device) was not
+//! left by a run and is refused, and stat, read or remove need the test directories to exist.
 
 use std::ffi::CString;
+use std::fs::Metadata;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use super::naming::test_dir_name;
@@ -96,31 +99,54 @@ pub fn preflight(p: &MdtestParams, shape: &Shape, does_io: bool) -> Result<Prefl
     Ok(out)
 }
 
-/// Test directories must be absent before a create and present otherwise.
+/// Test directories must be real directories where they exist (an earlier run's are used as
+/// they are), and must exist for a run without a create phase.
 fn check_test_dirs(p: &MdtestParams, shape: &Shape, dir: &Path) -> Result<(), String> {
     for iteration in 0..p.iterations {
         for l in 0..shape.loops {
             let t = dir.join(test_dir_name(iteration, l));
-            let exists = std::fs::symlink_metadata(&t).is_ok();
-            if p.phases.create && exists {
-                return Err(format!(
-                    "{} already exists (left by an earlier run?); iogauge creates its test \
-                     directories afresh and removes only what it created: remove it, or finish \
-                     that run with -r",
-                    t.display()
-                ));
-            }
-            if !p.phases.create && !exists {
-                return Err(format!(
-                    "{} does not exist: nothing to {} (run the create phase first, e.g. -C, with \
-                     the same -d, -i, -n, -I)",
-                    t.display(),
-                    verbs(p)
-                ));
+            match std::fs::symlink_metadata(&t) {
+                Ok(m) if m.is_dir() => {}
+                Ok(m) => {
+                    return Err(format!(
+                        "{} exists and is {}, not a directory: no mdtest run leaves that, and \
+                         iogauge does not work through it (remove or rename it, or use another \
+                         -d)",
+                        t.display(),
+                        what(&m)
+                    ))
+                }
+                Err(_) if p.phases.create => {}
+                Err(_) => {
+                    return Err(format!(
+                        "{} does not exist: nothing to {} (run the create phase first, e.g. -C, \
+                         with the same -d, -i, -n, -I)",
+                        t.display(),
+                        verbs(p)
+                    ))
+                }
             }
         }
     }
     Ok(())
+}
+
+/// What a name that is not a directory is, for the message.
+fn what(m: &Metadata) -> &'static str {
+    let t = m.file_type();
+    if t.is_symlink() {
+        "a symlink"
+    } else if t.is_file() {
+        "a regular file"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "something else"
+    }
 }
 
 /// mdtest's `ReadStoneWallingIterations`: a missing or unreadable file means "all items", with
@@ -191,7 +217,7 @@ mod tests {
     }
 
     #[test]
-    fn create_needs_fresh_test_dirs_and_stat_needs_them() {
+    fn an_earlier_runs_test_dir_is_used_and_stat_needs_one() {
         let d = tempfile::tempdir().unwrap();
         let (p, s) = params(d.path(), true);
         assert!(preflight(&p, &s, true).is_ok());
@@ -203,12 +229,41 @@ mod tests {
         );
         std::fs::create_dir(d.path().join("test-dir.0-0")).unwrap();
         assert!(preflight(&q, &s, true).is_ok());
-        let e = preflight(&p, &s, true).unwrap_err();
-        assert!(e.contains("test-dir.0-0 already exists"), "{e}");
+        // mdtest goes on in a test directory that exists.
+        assert!(preflight(&p, &s, true).is_ok());
         let (q, _) = params(&d.path().join("missing"), false);
         assert!(preflight(&q, &s, true)
             .unwrap_err()
             .contains("does not exist: nothing to stat"));
+    }
+
+    #[test]
+    fn a_test_dir_name_that_is_not_a_directory_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("test-dir.0-0");
+        let elsewhere = tempfile::tempdir().unwrap();
+        let cases: [(&str, &dyn Fn()); 2] = [
+            ("a regular file", &|| std::fs::write(&t, b"mine").unwrap()),
+            ("a symlink", &|| {
+                std::os::unix::fs::symlink(elsewhere.path(), &t).unwrap()
+            }),
+        ];
+        for (kind, make) in cases {
+            make();
+            for create in [true, false] {
+                let (p, s) = params(d.path(), create);
+                let e = preflight(&p, &s, true).unwrap_err();
+                assert!(
+                    e.contains(&format!(
+                        "test-dir.0-0 exists and is {kind}, not a directory"
+                    )),
+                    "{e}"
+                );
+            }
+            std::fs::remove_file(&t).unwrap();
+        }
+        let (p, s) = params(d.path(), true);
+        assert!(preflight(&p, &s, true).is_ok());
     }
 
     #[test]

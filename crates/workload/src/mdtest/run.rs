@@ -8,6 +8,7 @@ use results::Operation;
 use super::ctx::{Ctx, Seeds};
 use super::error::MdError;
 use super::items::{no_bytes, timed_pass, Sweep};
+use super::leftover::{self, Leftover, Tally};
 use super::naming::{tree_base, Kind, PathBuilder, Step};
 use super::outcome::PhaseOutcome;
 use super::phase::{close, open, Extra};
@@ -144,14 +145,15 @@ fn make_root(ctx: &Ctx) -> Result<bool, MdError> {
 fn iterate(ctx: &Ctx, seeds: &Seeds, iteration: u32) -> Result<u64, MdError> {
     let p = ctx.params;
     if p.phases.create {
+        // mdtest makes a test directory only where none is (an earlier run's is used as is).
+        let mut existing = Tally::default();
         if ctx.owns_path() {
             for l in 0..ctx.shape.loops {
                 let dir = ctx.test_dir(ctx.rank(), iteration, l);
-                ctx.engine
-                    .mkdir(&dir)
-                    .map_err(|e| MdError::io("mkdir", &dir, e))?;
+                leftover::mkdir(ctx.engine, &dir, &mut existing)?;
             }
         }
+        leftover::report(ctx, Leftover::TestDirExists, iteration, existing)?;
         ctx.comm.barrier()?;
         tree_phase(ctx, iteration, true)?;
     }
@@ -167,14 +169,14 @@ fn iterate(ctx: &Ctx, seeds: &Seeds, iteration: u32) -> Result<u64, MdError> {
     ctx.comm.barrier()?;
     if p.phases.remove {
         tree_phase(ctx, iteration, false)?;
+        let mut kept = Tally::default();
         if ctx.owns_path() {
             for l in 0..ctx.shape.loops {
                 let dir = ctx.test_dir(ctx.rank(), iteration, l);
-                ctx.engine
-                    .rmdir(&dir)
-                    .map_err(|e| MdError::io("rmdir", &dir, e))?;
+                leftover::rmdir(ctx.engine, &dir, &mut kept)?;
             }
         }
+        leftover::report(ctx, Leftover::TestDirKept, iteration, kept)?;
     }
     Ok(errors)
 }
@@ -194,6 +196,7 @@ fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
         Operation::TreeRemove
     };
     let mut o = open(ctx, op, iteration, false)?;
+    let mut left = Tally::default();
     if p.unique_dir || ctx.rank() == 0 {
         let owner = if p.unique_dir { ctx.rank() } else { 0 };
         let base = tree_base(p.unique_dir, owner);
@@ -202,12 +205,11 @@ fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
             let mut paths = PathBuilder::new(&test_dir, ctx.shape.tree, &base, "");
             for &d in &order {
                 let dir = paths.dir(d);
-                let done = if create {
-                    ctx.engine.mkdir(dir)
+                if create {
+                    leftover::mkdir(ctx.engine, dir, &mut left)?;
                 } else {
-                    ctx.engine.rmdir(dir)
-                };
-                done.map_err(|e| MdError::io(if create { "mkdir" } else { "rmdir" }, dir, e))?;
+                    leftover::rmdir(ctx.engine, dir, &mut left)?;
+                }
                 o.rec.record(0, 0);
             }
         }
@@ -221,7 +223,13 @@ fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
             ctx.shape.num_dirs
         ));
     }
-    close(ctx, op, iteration, o, extra)
+    close(ctx, op, iteration, o, extra)?;
+    let kind = if create {
+        Leftover::TreeDirExists
+    } else {
+        Leftover::TreeDirKept
+    };
+    leftover::report(ctx, kind, iteration, left)
 }
 
 /// mdtest's `directory_test`: create, stat, rename, remove (the directory "read" phase of
@@ -238,9 +246,11 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
     let sweep = |step, order| Sweep::new(iteration, Kind::Dir, step, order, count);
     if p.phases.create {
         let s = sweep(Step::Create, creation);
+        let mut existing = Tally::default();
         timed_pass(ctx, Operation::DirCreate, &s, p.unique_dir, |path, _| {
-            no_bytes("mkdir", path, e.mkdir(path))
+            leftover::mkdir(e, path, &mut existing).map(|()| 0)
         })?;
+        leftover::report(ctx, Leftover::DirExists, iteration, existing)?;
     }
     if p.phases.stat {
         let s = sweep(Step::Stat, numbered);
@@ -255,9 +265,11 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
     }
     if p.phases.remove {
         let s = sweep(Step::Remove, creation);
+        let mut kept = Tally::default();
         timed_pass(ctx, Operation::DirRemove, &s, false, |path, _| {
-            no_bytes("rmdir", path, e.rmdir(path))
+            leftover::rmdir(e, path, &mut kept).map(|()| 0)
         })?;
+        leftover::report(ctx, Leftover::DirKept, iteration, kept)?;
     }
     Ok(())
 }
