@@ -16,7 +16,36 @@ pub fn minwrite(scc: bool) -> i64 {
 
 /// `[debug] stonewall-time` must equal `minwrite`; smaller and larger values are invalid.
 pub fn stonewall_setting(stonewall: i64, minwrite: i64) -> Option<String> {
-    (stonewall != minwrite).then(|| format!("stonewall-time {stonewall}s != {minwrite}s"))
+    (stonewall != minwrite).then(|| format!("{STONEWALL_SETTING}{stonewall}s != {minwrite}s"))
+}
+
+// How the reasons below begin: `rule_of` tells them apart by these.
+const STONEWALL_SETTING: &str = "stonewall-time ";
+const BELOW_MINWRITE: &str = "Runtime is smaller than expected minimum runtime";
+const BELOW_STONEWALL: &str = "Runtime of phase (";
+const WRITE_SHORT: &str = "Write phase needed ";
+
+/// Which rule a reason of this module broke, for an output that shows some differently
+/// (`--quick`'s terminal leaves out the stonewall-time rule it breaks by design).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// `stonewall-time` is not the required value, or a write phase was shorter than the
+    /// required minimum, which a stonewall below that minimum makes certain.
+    StonewallTime,
+    /// A write phase ended before its stonewall: its data ran out, or it failed.
+    EndedEarly,
+    /// Any other rule.
+    Other,
+}
+
+pub fn rule_of(reason: &str) -> Rule {
+    if reason.starts_with(STONEWALL_SETTING) || reason == BELOW_MINWRITE {
+        Rule::StonewallTime
+    } else if reason.starts_with(BELOW_STONEWALL) || reason.starts_with(WRITE_SHORT) {
+        Rule::EndedEarly
+    } else {
+        Rule::Other
+    }
 }
 
 /// `--dry-run`: nothing is measured.
@@ -44,7 +73,7 @@ pub fn mdtest_errors(errors: u64) -> String {
 pub fn ior_write_short(time_s: f64, stonewall: i64, wall_s: f64) -> Option<String> {
     (time_s < stonewall as f64).then(|| {
         format!(
-            "Write phase needed {time_s:.6}s instead of stonewall {stonewall}s. Stonewall was hit at {wall_s:.1}s"
+            "{WRITE_SHORT}{time_s:.6}s instead of stonewall {stonewall}s. Stonewall was hit at {wall_s:.1}s"
         )
     })
 }
@@ -81,14 +110,14 @@ pub fn after_phase(
     if !dry_run {
         if phase.verify_stonewall && runtime_s < stonewall as f64 {
             out.push(format!(
-                "Runtime of phase ({runtime_s:.6}) is below stonewall time. This shouldn't happen!"
+                "{BELOW_STONEWALL}{runtime_s:.6}) is below stonewall time. This shouldn't happen!"
             ));
         } else if score == 0.0 && !phase.dummy() {
             out.push("Resulting score shouldn't be 0.0".to_string());
         }
     }
     if phase.verify_stonewall && runtime_s < minwrite as f64 {
-        out.push("Runtime is smaller than expected minimum runtime".to_string());
+        out.push(BELOW_MINWRITE.to_string());
     }
     out
 }
@@ -188,6 +217,44 @@ mod tests {
             "Write phase needed 10.250000s instead of stonewall 300s. Stonewall was hit at 10.0s"
         );
         assert_eq!(ior_write_short(301.0, 300, 300.0), None);
+    }
+
+    #[test]
+    fn every_reason_names_its_rule() {
+        let w = by_name("ior-easy-write").unwrap();
+        let r = by_name("ior-easy-read").unwrap();
+        let rules = |v: Vec<String>| v.iter().map(|s| rule_of(s)).collect::<Vec<_>>();
+        assert_eq!(
+            rule_of(&stonewall_setting(5, 300).unwrap()),
+            Rule::StonewallTime
+        );
+        assert_eq!(
+            rules(after_phase(w, 2.0, 1.0, 5, 300, false)),
+            [Rule::EndedEarly, Rule::StonewallTime]
+        );
+        assert_eq!(
+            rules(after_phase(w, 6.0, 1.0, 5, 300, false)),
+            [Rule::StonewallTime]
+        );
+        assert_eq!(
+            rule_of(&ior_write_short(1.5, 5, 1.4).unwrap()),
+            Rule::EndedEarly
+        );
+        assert_eq!(
+            rules(after_phase(r, 1.0, 0.0, 5, 300, false)),
+            [Rule::Other]
+        );
+        for other in [
+            ior_errors(3),
+            mdtest_errors(1),
+            failed("ior: no such file"),
+            FIND_NOTHING.to_string(),
+            DRY_RUN.to_string(),
+            FILES_PER_DIR.to_string(),
+            NO_MDWORKBENCH.to_string(),
+        ] {
+            assert_eq!(rule_of(&other), Rule::Other, "{other}");
+        }
     }
 
     #[test]
