@@ -73,6 +73,7 @@ fn lead(args: &[String], global: &Global) -> u8 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         }
     });
+    let mut quick_run = None;
     let mut config = match (&cmd.config, cmd.quick) {
         (Some(path), _) => match load(path) {
             Ok(c) => c,
@@ -80,12 +81,14 @@ fn lead(args: &[String], global: &Global) -> u8 {
         },
         (None, true) => {
             let dir = cmd.dir.clone().unwrap_or_else(quick::default_data_dir);
-            let c = quick::config(ranks, &dir);
+            let q = quick::Quick::measure(ranks, &dir);
             if !cmd.dry_run && !cmd.list && !cmd.list_mandatory && !cmd.config_hash {
-                if let Err(e) = quick::check_space(&c, ranks, &dir) {
+                if let Err(e) = q.check_space() {
                     return usage(e);
                 }
             }
+            let c = q.config();
+            quick_run = Some(q);
             c
         }
         (None, false) => Config::defaults(),
@@ -143,10 +146,15 @@ fn lead(args: &[String], global: &Global) -> u8 {
         version: version(),
         original_ini,
     };
-    execute(&cmd, settings, global)
+    execute(&cmd, settings, global, quick_run.as_ref())
 }
 
-fn execute(cmd: &Io500Command, s: Settings, global: &Global) -> u8 {
+fn execute(
+    cmd: &Io500Command,
+    s: Settings,
+    global: &Global,
+    quick_run: Option<&quick::Quick>,
+) -> u8 {
     let layout = Layout::resolve(&s.config, &s.timestamp);
     // `--fake-nodes K` (global) lets -C -Q shift reads to another pretend node.
     let setup = RankSetup {
@@ -172,12 +180,9 @@ fn execute(cmd: &Io500Command, s: Settings, global: &Global) -> u8 {
         json.push(layout.result_path("result.json"));
         json.extend(cmd.json.clone());
     }
-    if cmd.quick && !s.dry_run {
-        print!("{}", quick::banner(s.ranks, &layout.data, &layout.result));
-        doc.warnings.push(format!(
-            "--quick: not a valid IO500 submission (stonewall-time {}s != 300s, small sizes)",
-            quick::STONEWALL_S
-        ));
+    if let Some(q) = quick_run.filter(|_| !s.dry_run) {
+        print!("{}", q.header(&layout.data));
+        doc.warnings.push(q.warning());
     }
     let note = "all ranks run on this machine: the read phases may be served from the page \
                 cache (the IO500 reads another node's data with -C; set [global] drop-caches = \
