@@ -1,14 +1,17 @@
 //! The IO500's result files and console as a sink: result.txt, result_summary.txt (also on
 //! the console, as the IO500's `dupprintf`), and the `ERROR INVALID` / `WARNING` lines. In a
 //! dry run nothing is written to disk: result.txt's text goes to the console and the summary
-//! follows it at the end. In `--cleanup` mode the earlier run's files stay as they are.
+//! follows it at the end. In `--cleanup` mode the earlier run's files stay as they are. A
+//! `--quick` run writes the same files and shows its own console view ([`QuickConsole`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use results::sink::{Event, Io500Text, Notice, Sink};
-use workload::io500::format::{invalid_comment, warning_comment};
+use workload::io500::format::{invalid_comment, invalid_console, warning_comment, warning_console};
+
+use super::quick::console::QuickConsole;
 
 pub struct ResultDir {
     /// `$R` when the run writes result files (not a dry run, not `--cleanup`).
@@ -17,16 +20,19 @@ pub struct ResultDir {
     txt: Option<File>,
     summary: Option<File>,
     held_summary: String,
+    /// The console of a `--quick` run; None: the IO500's.
+    quick: Option<QuickConsole>,
 }
 
 impl ResultDir {
-    pub fn new(dir: Option<&Path>, dry: bool) -> ResultDir {
+    pub fn new(dir: Option<&Path>, dry: bool, quick: Option<QuickConsole>) -> ResultDir {
         ResultDir {
             dir: dir.map(Path::to_path_buf),
             dry,
             txt: None,
             summary: None,
             held_summary: String::new(),
+            quick,
         }
     }
 
@@ -51,46 +57,50 @@ impl ResultDir {
     }
 
     fn console(s: &str) {
+        if s.is_empty() {
+            return;
+        }
         let mut out = std::io::stdout();
         let _ = out.write_all(s.as_bytes()).and_then(|_| out.flush());
     }
 
-    fn txt(&mut self, s: &str) {
-        match &mut self.txt {
-            Some(f) => drop(f.write_all(s.as_bytes())),
-            None if self.dry => Self::console(s),
-            None => {}
-        }
-    }
-
-    fn summary(&mut self, s: &str) {
-        if let Some(f) = &mut self.summary {
+    fn write(file: &mut Option<File>, s: &str) {
+        if let Some(f) = file {
             let _ = f.write_all(s.as_bytes());
-        }
-        if self.dry {
-            self.held_summary.push_str(s);
-        } else {
-            Self::console(s);
         }
     }
 
     fn text(&mut self, t: &Io500Text<'_>) {
-        match t {
-            Io500Text::Result(s) => self.txt(s),
-            Io500Text::Summary(s) => self.summary(s),
-            Io500Text::Invalid { context, reason } => {
-                self.txt(&invalid_comment(reason));
-                if !self.dry {
-                    Self::console(&format!("ERROR INVALID ({context}) {reason}\n"));
-                }
+        // The files, as the IO500 writes them.
+        let txt = match t {
+            Io500Text::Result(s) => s.to_string(),
+            Io500Text::Summary(s) => {
+                Self::write(&mut self.summary, s);
+                String::new()
             }
-            Io500Text::Warning(text) => {
-                self.txt(&warning_comment(text));
-                if !self.dry {
-                    Self::console(&format!("WARNING {text}\n"));
+            Io500Text::Invalid { reason, .. } => invalid_comment(reason),
+            Io500Text::Warning(text) => warning_comment(text),
+        };
+        Self::write(&mut self.txt, &txt);
+        // The console.
+        let shown = match &mut self.quick {
+            Some(q) => q.show(t),
+            // A dry run shows result.txt's text, and the summary at the end.
+            None if self.dry => match t {
+                Io500Text::Summary(s) => {
+                    self.held_summary.push_str(s);
+                    String::new()
                 }
-            }
-        }
+                _ => txt,
+            },
+            None => match t {
+                Io500Text::Result(_) => String::new(),
+                Io500Text::Summary(s) => s.to_string(),
+                Io500Text::Invalid { context, reason } => invalid_console(context, reason),
+                Io500Text::Warning(text) => warning_console(text),
+            },
+        };
+        Self::console(&shown);
     }
 }
 

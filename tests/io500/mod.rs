@@ -1,4 +1,5 @@
 mod config;
+mod quick;
 mod run;
 mod verify;
 

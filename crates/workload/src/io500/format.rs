@@ -55,6 +55,17 @@ pub fn pair(key: &str, value: impl std::fmt::Display) -> String {
     format!("{key:<15} = {value}\n")
 }
 
+/// The console's `ERROR INVALID (<context>) <reason>` (the IO500 names a source line where
+/// iogauge names the phase, or `run`).
+pub fn invalid_console(context: &str, reason: &str) -> String {
+    format!("ERROR INVALID ({context}) {reason}\n")
+}
+
+/// The console's `WARNING <text>`.
+pub fn warning_console(text: &str) -> String {
+    format!("WARNING {text}\n")
+}
+
 /// `; ERROR INVALID <reason>`; a reason of several lines keeps every line a comment.
 pub fn invalid_comment(reason: &str) -> String {
     comment("ERROR INVALID", reason)
