@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use workload::io500::config::Config;
 
-use sizes::{Room, Sizes, FRACTION_WORDS, IOR_EASY_TRANSFER};
+use sizes::{Room, Sizes, FREE_WORDS, IOR_EASY_TRANSFER, MEMORY_WORDS};
 
 /// Seconds of the stonewall (the rules require 300).
 pub const STONEWALL_S: u64 = 5;
@@ -81,15 +81,12 @@ impl Quick {
 
     /// Where the cap comes from, in words.
     fn cap_source(&self) -> String {
-        let part = FRACTION_WORDS;
+        let free = |f| format!("{FREE_WORDS} of its {} free", gib(f));
+        let memory = |m| format!("{MEMORY_WORDS} of {} of memory", gib(m));
         match (self.room.free_bytes, self.room.memory_bytes) {
-            (Some(f), Some(m)) => format!(
-                "{part} of the smaller of its {} free and {} of memory",
-                gib(f),
-                gib(m)
-            ),
-            (Some(f), None) => format!("{part} of its {} free", gib(f)),
-            (None, Some(m)) => format!("{part} of {} of memory", gib(m)),
+            (Some(f), Some(m)) => format!("the smaller of {} and {}", free(f), memory(m)),
+            (Some(f), None) => free(f),
+            (None, Some(m)) => memory(m),
             (None, None) => "free space and memory unknown".into(),
         }
     }
@@ -98,7 +95,8 @@ impl Quick {
     pub fn warning(&self) -> String {
         format!(
             "--quick: not a valid IO500 submission (stonewall-time {STONEWALL_S}s != 300s); \
-             its data is capped at {} ({})",
+             the data in {} capped at {} ({})",
+            self.dir.display(),
             gib(self.sizes.budget),
             self.cap_source()
         )

@@ -2,16 +2,28 @@
 //! data lasts that long; the official defaults (9,920,000 MiB per rank, ...) assume a file
 //! system that can hold whatever 300 s of writing produce. `--quick` cannot know the write
 //! speed in advance, so it gives each phase as much data as the room allows: the whole run's
-//! data at its peak stays within half of the free space and half of the memory (written data
-//! sits in the page cache, and on tmpfs it *is* memory). On storage too fast for that room a
-//! phase runs out before the stonewall, and is invalid with the IO500's own reason.
+//! data at its peak stays within a part of the free space and a part of the memory. On storage
+//! too fast for that room a phase runs out before the stonewall, and is invalid with the
+//! IO500's own reason.
 //!
 //! Pure: the caller measures the room (`room.rs`), so the caps are tested without a disk.
 
-/// The run's data may take at most 1/FRACTION of the free space and of the memory.
-pub const FRACTION: u64 = 2;
-/// [`FRACTION`] in words, for the run's header.
-pub const FRACTION_WORDS: &str = "half";
+/// The run's data may take at most half of the free space (and its files half of the free
+/// inodes): the rest stays for others.
+pub const FREE_PART: (u64, u64) = (1, 2);
+/// ... and at most three quarters of the memory: the data passes through the page cache, and
+/// where a file system has far more room than that (a parallel file system) the memory keeps a
+/// quick run small. On tmpfs, whose data is memory, the free-space half is the smaller.
+pub const MEMORY_PART: (u64, u64) = (3, 4);
+/// The two parts in words, for the run's header.
+pub const FREE_WORDS: &str = "half";
+pub const MEMORY_WORDS: &str = "three quarters";
+
+/// `num/den` of `x`, rounded down, without overflow.
+pub fn part(x: u64, (num, den): (u64, u64)) -> u64 {
+    x / den * num + x % den * num / den
+}
+
 /// ior-easy's transfer size in `--quick` (its block is a multiple of it).
 pub const IOR_EASY_TRANSFER: u64 = 1 << 20;
 /// ior-hard's transfer and block: the IO500's fixed 47008 bytes per segment.
@@ -48,13 +60,12 @@ pub struct Room {
 }
 
 impl Room {
-    /// The smaller of free space and memory, where known (0 when neither is).
-    pub fn limit(&self) -> u64 {
-        match (self.free_bytes, self.memory_bytes) {
-            (Some(f), Some(m)) => f.min(m),
-            (Some(x), None) | (None, Some(x)) => x,
-            (None, None) => 0,
-        }
+    /// The run's budget: the smaller of its parts of free space and memory, where known (0,
+    /// so only the floors, when neither is).
+    pub fn budget(&self) -> u64 {
+        let free = self.free_bytes.map(|f| part(f, FREE_PART));
+        let memory = self.memory_bytes.map(|m| part(m, MEMORY_PART));
+        [free, memory].into_iter().flatten().min().unwrap_or(0)
     }
 }
 
@@ -74,13 +85,15 @@ pub struct Sizes {
 }
 
 /// The sizes for `ranks` ranks in `room`: each phase's share of the budget, split over the
-/// ranks; the mdtest phases also within half of the free inodes; never below [`FLOOR`].
+/// ranks; the mdtest phases also within their part of the free inodes; never below [`FLOOR`].
 pub fn sizes(room: &Room, ranks: usize) -> Sizes {
     let r = ranks.max(1) as u64;
-    let budget = room.limit() / FRACTION;
+    let budget = room.budget();
     let share = |eighths: u64| budget / 8 * eighths / r;
     // Each mdtest phase gets half of the files the inode budget allows.
-    let files = room.free_inodes.map_or(u64::MAX, |i| i / FRACTION / 2 / r);
+    let files = room
+        .free_inodes
+        .map_or(u64::MAX, |i| part(i, FREE_PART) / 2 / r);
     let md = |charge: u64| (share(MDTEST_EIGHTHS) / charge).min(files);
     Sizes {
         budget,
