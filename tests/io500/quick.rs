@@ -35,35 +35,34 @@ fn quick_run_shows_the_table_and_the_score_and_no_error_lines() {
         "{stdout}"
     );
     assert!(lines[1].starts_with("Data: at most "), "{stdout}");
-    // The phase table: every phase passed the checks but the stonewall-time rule.
+    // The phase table. A write phase may be marked only where storage outran the cap (a fast
+    // disk writes more in 5 s than --quick lets it keep): then one line says so, in quick terms.
     let table: Vec<&str> = lines
         .iter()
         .copied()
         .filter(|l| l.starts_with("[RESULT]") || l.starts_with("[      ]"))
         .collect();
     assert_eq!(table.len(), 14, "{stdout}");
-    assert!(table.iter().all(|l| !l.contains("INVALID")), "{stdout}");
+    let ran_out = lines.iter().filter(|l| l.contains("its data ran out")).count();
+    let marked = table.iter().filter(|l| l.contains("INVALID")).count();
+    assert_eq!(marked, ran_out, "only a phase that ran out of data is marked:\n{stdout}");
     let score = lines.iter().find(|l| l.starts_with("[SCORE ]")).unwrap();
-    assert!(score.ends_with(" [QUICK]"), "{score}");
+    let quick = if ran_out == 0 { " [QUICK]" } else { " [QUICK] [INVALID]" };
+    assert!(score.ends_with(quick), "{score}");
     assert_eq!(
         lines.last().copied(),
         Some("The result files are stored in the directory: ./results/Q1")
     );
 
-    // The result directory as the IO500 writes it: only the stonewall-time rule is broken.
+    // The result directory as the IO500 writes it, its ERROR notes included.
     let res = d.path().join("results/Q1");
     let txt = std::fs::read_to_string(res.join("result.txt")).unwrap();
-    let errors: Vec<&str> = txt.lines().filter(|l| l.contains("ERROR")).collect();
-    let mut expected = vec!["; ERROR INVALID stonewall-time 5s != 300s"];
-    expected.extend(["; ERROR INVALID Runtime is smaller than expected minimum runtime"; 4]);
-    assert_eq!(errors, expected, "{txt}");
-    let summary = std::fs::read_to_string(res.join("result_summary.txt")).unwrap();
-    let invalid = summary.lines().filter(|l| l.ends_with(" [INVALID]"));
-    assert_eq!(
-        invalid.count(),
-        5,
-        "four write phases and the score:\n{summary}"
+    assert!(
+        txt.lines().any(|l| l == "; ERROR INVALID stonewall-time 5s != 300s"),
+        "{txt}"
     );
+    let summary = std::fs::read_to_string(res.join("result_summary.txt")).unwrap();
+    assert!(summary.lines().last().unwrap().ends_with(" [INVALID]"), "{summary}");
     assert!(listing(&res).contains(&"result.json".to_string()));
     assert!(!data.exists(), "the data is removed: {:?}", listing(&data));
 }
