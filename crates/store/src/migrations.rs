@@ -1,0 +1,107 @@
+//! The schema as an ordered list of migrations. `PRAGMA user_version` is the number of
+//! migrations a file has had; opening applies the missing ones, each in its own transaction
+//! with the version bump, so a file is always at one version. A migration, once released, is
+//! never edited: a change is a new migration at the end (`docs/store.md`).
+
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+use crate::rows;
+
+struct Migration {
+    sql: &'static str,
+    /// Fills what the new tables derive from the documents already stored.
+    backfill: Option<fn(&Transaction) -> rusqlite::Result<()>>,
+}
+
+static MIGRATIONS: [Migration; 2] = [
+    // 1: runs with their documents and labels.
+    Migration {
+        sql: "
+CREATE TABLE runs (
+    id           INTEGER PRIMARY KEY,
+    run_id       TEXT    NOT NULL,
+    started      TEXT    NOT NULL,
+    finished     TEXT    NOT NULL DEFAULT '',
+    host         TEXT    NOT NULL,
+    workload     TEXT    NOT NULL,
+    command_line TEXT    NOT NULL,
+    ranks        INTEGER NOT NULL,
+    nodes        INTEGER NOT NULL,
+    exit_code    INTEGER,
+    complete     INTEGER NOT NULL DEFAULT 0,
+    source       TEXT    NOT NULL,
+    document     TEXT    NOT NULL,
+    UNIQUE (run_id, host)
+);
+CREATE TABLE labels (
+    run   INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    key   TEXT    NOT NULL,
+    value TEXT    NOT NULL,
+    PRIMARY KEY (run, key)
+);
+CREATE INDEX labels_by_pair ON labels (key, value);
+",
+        backfill: None,
+    },
+    // 2: queryable phases and headline figures, the file an import read, runs by time.
+    Migration {
+        sql: "
+ALTER TABLE runs ADD COLUMN origin TEXT;
+CREATE INDEX runs_by_start ON runs (started, id);
+CREATE TABLE phases (
+    run             INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq             INTEGER NOT NULL,
+    operation       TEXT    NOT NULL,
+    io500_phase     TEXT,
+    iteration       INTEGER NOT NULL,
+    bytes           INTEGER NOT NULL,
+    ops             INTEGER NOT NULL,
+    time_s          REAL    NOT NULL,
+    bandwidth_mib_s REAL    NOT NULL,
+    iops            REAL    NOT NULL,
+    PRIMARY KEY (run, seq)
+);
+CREATE TABLE figures (
+    run   INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq   INTEGER NOT NULL,
+    name  TEXT    NOT NULL,
+    value REAL    NOT NULL,
+    unit  TEXT    NOT NULL,
+    valid INTEGER NOT NULL,
+    PRIMARY KEY (run, seq)
+);
+",
+        backfill: Some(rows::backfill),
+    },
+];
+
+/// The schema version this build writes: the number of migrations.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// The file's `user_version`.
+pub fn version(conn: &Connection) -> rusqlite::Result<u32> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+}
+
+/// Brings the file to [`SCHEMA_VERSION`]; returns the version it found when that is newer
+/// (the file is then left as it is).
+pub fn migrate(conn: &mut Connection) -> rusqlite::Result<Result<(), u32>> {
+    loop {
+        // IMMEDIATE: a second process opening the same new file waits here, then sees the
+        // version the first one wrote instead of applying the migration twice.
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let found = version(&tx)?;
+        if found > SCHEMA_VERSION {
+            return Ok(Err(found));
+        }
+        let Some(m) = MIGRATIONS.get(found as usize) else {
+            return Ok(Ok(()));
+        };
+        tx.execute_batch(m.sql)?;
+        if let Some(fill) = m.backfill {
+            fill(&tx)?;
+        }
+        tx.pragma_update(None, "user_version", found + 1)?;
+        tx.commit()?;
+    }
+}
