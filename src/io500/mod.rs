@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use measure::{local_now, IO500_TIMESTAMP_FORMAT};
 use plan::io500::Io500Params;
 use results::{RunResult, Sink};
-use workload::io500::config::{template, template_mandatory, Config, SECTIONS};
+use workload::io500::config::{template, template_mandatory, Config};
 use workload::io500::format::pair;
 use workload::io500::hash;
 use workload::io500::layout::Layout;
@@ -218,22 +218,6 @@ fn execute(
 
 /// The resolved configuration and run facts, as the document's `parameters`.
 fn parameters(s: &Settings, layout: &Layout, quick: bool) -> Io500Params {
-    let config = SECTIONS
-        .iter()
-        .map(|sec| {
-            let keys = sec
-                .keys
-                .iter()
-                .map(|k| {
-                    (
-                        k.name.to_string(),
-                        s.config.get(sec.name, k.name).map(str::to_string),
-                    )
-                })
-                .collect();
-            (sec.name.to_string(), keys)
-        })
-        .collect();
     Io500Params {
         version: s.version.clone(),
         mode: s.mode.label().to_string(),
@@ -244,7 +228,7 @@ fn parameters(s: &Settings, layout: &Layout, quick: bool) -> Io500Params {
         quick,
         dry_run: s.dry_run,
         config_hash: format!("{:X}", s.config.hash()),
-        config,
+        config: s.config.resolved_sections(),
     }
 }
 

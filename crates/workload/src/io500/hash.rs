@@ -49,8 +49,9 @@ pub struct Verified {
     pub code: u8,
 }
 
-/// A result.txt line: `[section]` or `key = value` (the value up to a `#`/`;`, trimmed).
-fn parse_line(line: &str) -> Option<(bool, &str, &str)> {
+/// A result.txt line: `[section]` (true, name, "") or `key = value` (false, key, value: up to
+/// a `#`/`;`, trimmed); None for blank and comment lines.
+pub fn parse_line(line: &str) -> Option<(bool, &str, &str)> {
     let t = line.trim();
     if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
         return None;
@@ -63,12 +64,29 @@ fn parse_line(line: &str) -> Option<(bool, &str, &str)> {
     Some((false, k.trim(), v))
 }
 
-/// Recomputes both hashes (`u_verify_result_files`): `config_hash` is the hash of the config
-/// the user gave, `result` the text of a result.txt. `our_version` only decides the warning.
-pub fn verify(config_hash: u32, result: &str, our_version: &str) -> Result<Verified, String> {
-    let mut out = String::new();
+/// What a result.txt records and what its `%f` strings hash to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rehashed {
+    /// The `version` lines (one in a whole file).
+    pub versions: Vec<String>,
+    /// `config-hash` of `[run]`.
+    pub config_hash: Option<String>,
+    /// `hash` of `[SCORE]`.
+    pub hash: Option<String>,
+    /// The score hash of a valid run with these strings (`kv(.., "valid", "NO")` on top of it
+    /// is an invalid run's).
+    pub computed: u32,
+}
+
+/// Recomputes the score hash from a result.txt's text (`u_verify_result_files`).
+pub fn rehash(result: &str) -> Rehashed {
     let (mut h, mut section) = (0u32, None::<&str>);
-    let (mut cfg_read, mut hash_read) = (None, None);
+    let mut out = Rehashed {
+        versions: Vec::new(),
+        config_hash: None,
+        hash: None,
+        computed: 0,
+    };
     for line in result.lines() {
         let Some((is_section, key, val)) = parse_line(line) else {
             continue;
@@ -78,31 +96,70 @@ pub fn verify(config_hash: u32, result: &str, our_version: &str) -> Result<Verif
             continue;
         }
         if key == "version" {
-            out.push_str(&format!("result file ver = {val}\n"));
-            if val != our_version {
-                out.push_str(
-                    "WARNING Verify the output with the matching version of the benchmark.\n",
-                );
-            }
+            out.versions.push(val.to_string());
             h = kv(h, key, val);
             continue;
         }
         if key == "config-hash" {
-            cfg_read = Some(val.to_string());
+            out.config_hash = Some(val.to_string());
             continue;
         }
         match section {
             Some("SCORE") => match key {
                 "SCORE" => h = kv(h, key, val.split_whitespace().next().unwrap_or("")),
-                "hash" => hash_read = Some(val.to_string()),
+                "hash" => out.hash = Some(val.to_string()),
                 _ => h = kv(h, key, val),
             },
             Some(s) if key == "score" && should_hash(s) => h = kv(h, s, val),
             _ => {}
         }
     }
-    let cfg_read = cfg_read.ok_or("ERROR: Empty config hash read (no config-hash in [run])")?;
-    let hash_read = hash_read.ok_or("ERROR: no hash in the [SCORE] section")?;
+    out.computed = h;
+    out
+}
+
+/// How a recorded score hash compares with the recomputed one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashCheck {
+    Valid,
+    /// The hash of the same figures in a run marked invalid.
+    Invalid,
+    Mismatch,
+}
+
+impl Rehashed {
+    /// None when the file has no `[SCORE]` hash.
+    pub fn check(&self) -> Option<HashCheck> {
+        let read = self.hash.as_deref()?;
+        Some(if format!("{:X}", self.computed) == read {
+            HashCheck::Valid
+        } else if format!("{:X}", kv(self.computed, "valid", "NO")) == read {
+            HashCheck::Invalid
+        } else {
+            HashCheck::Mismatch
+        })
+    }
+}
+
+/// Recomputes both hashes (`u_verify_result_files`): `config_hash` is the hash of the config
+/// the user gave, `result` the text of a result.txt. `our_version` only decides the warning.
+pub fn verify(config_hash: u32, result: &str, our_version: &str) -> Result<Verified, String> {
+    let r = rehash(result);
+    let mut out = String::new();
+    for v in &r.versions {
+        out.push_str(&format!("result file ver = {v}\n"));
+        if v != our_version {
+            out.push_str("WARNING Verify the output with the matching version of the benchmark.\n");
+        }
+    }
+    let cfg_read = r
+        .config_hash
+        .as_deref()
+        .ok_or("ERROR: Empty config hash read (no config-hash in [run])")?;
+    let hash_read = r
+        .hash
+        .as_deref()
+        .ok_or("ERROR: no hash in the [SCORE] section")?;
     out.push_str("[run]\n");
     out.push_str(&format!("config-hash     = {cfg_read}\n"));
     out.push_str(&format!("score-hash      = {hash_read}\n"));
@@ -114,14 +171,17 @@ pub fn verify(config_hash: u32, result: &str, our_version: &str) -> Result<Verif
         ));
         code = 1;
     }
-    let valid_hash = format!("{h:X}");
-    if valid_hash != hash_read {
-        code = 1;
-        if format!("{:X}", kv(h, "valid", "NO")) == hash_read {
+    match r.check() {
+        Some(HashCheck::Valid) => {}
+        Some(HashCheck::Invalid) => {
+            code = 1;
             out.push_str("\n[OK] But this is an invalid run!\n");
-        } else {
+        }
+        _ => {
+            code = 1;
             out.push_str(&format!(
-                "\nERROR: Score hash expected: \"{valid_hash}\" read: \"{hash_read}\"\n"
+                "\nERROR: Score hash expected: \"{:X}\" read: \"{hash_read}\"\n",
+                r.computed
             ));
         }
     }

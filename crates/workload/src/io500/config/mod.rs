@@ -203,6 +203,24 @@ impl Config {
         template::resolved_ini(self)
     }
 
+    /// Every section's keys with their resolved values (None: unset), in the IO500's order:
+    /// the document's `parameters.config`, collected into the caller's map types.
+    pub fn resolved_sections<C, S>(&self) -> C
+    where
+        C: FromIterator<(String, S)>,
+        S: FromIterator<(String, Option<String>)>,
+    {
+        SECTIONS
+            .iter()
+            .zip(&self.values)
+            .map(|(sec, values)| {
+                let keys = sec.keys.iter().zip(values);
+                let keys = keys.map(|(k, v)| (k.name.to_string(), v.clone())).collect();
+                (sec.name.to_string(), keys)
+            })
+            .collect()
+    }
+
     /// The IO500 `config-hash` (reference §4.4); result.txt prints it as `%X`.
     pub fn hash(&self) -> u32 {
         hash::config_hash(&self.values)
