@@ -10,3 +10,4 @@ mod ior;
 mod mdtest;
 #[cfg(feature = "mpi")]
 mod mpi;
+mod store;
