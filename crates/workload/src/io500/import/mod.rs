@@ -18,8 +18,7 @@ use results::RunResult;
 use super::config::Config;
 use super::hash::{rehash, HashCheck};
 use super::score::Scores;
-pub use doc::rfc3339;
-pub use text::{parse_result_txt, parse_summary, Parsed, PhaseText, ScoreText};
+use text::{parse_result_txt, parse_summary, Parsed};
 
 /// What an import read.
 #[derive(Debug, Clone, PartialEq, Eq)]

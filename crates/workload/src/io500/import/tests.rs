@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::doc::rfc3339;
 use super::*;
 use crate::io500::format::cf;
 use crate::io500::hash;
