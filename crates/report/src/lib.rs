@@ -1,0 +1,36 @@
+//! Reports over iogauge result documents: run lists, one run in full, comparisons of runs with
+//! a regression verdict for CI, and scaling tables.
+//!
+//! Everything here takes `&RunResult` documents plus a [`RunInfo`] (what the store adds: its
+//! id, labels, whether the run finished), builds a typed model (pure arithmetic, tested on
+//! crafted documents), and renders the model: [`render()`] for terminal tables, JSON and CSV.
+//! The rules (which figure is compared, the trend rule, the efficiency formula) are in
+//! `docs/reports.md`.
+
+mod compare;
+pub mod fmt;
+mod listing;
+mod metric;
+mod phases;
+mod ranks;
+mod regression;
+mod render;
+mod run;
+mod scaling;
+mod spread;
+mod summary;
+
+pub use compare::{compare, Cell, Comparison, MetricRow, PhaseComparison, RunHeading};
+pub use listing::{Figure, ListedRun};
+pub use metric::{Direction, Metric};
+pub use phases::{groups, phase_key, PhaseGroup};
+pub use ranks::RankSpread;
+pub use regression::{check, PhaseCheck, RegressionCheck};
+pub use render::{render, Format, Render};
+pub use run::{Run, RunInfo};
+pub use scaling::{scaling, PhaseScaling, ScaleBy, ScalePoint, Scaling, ScalingError};
+pub use spread::{
+    median_index, percent_change, worse_percent, Delta, Spread, Trend, Verdict,
+    SAME_WITHIN_PERCENT, TREND_MIN_ITERATIONS, TREND_PERCENT, TREND_STEP_SHARE,
+};
+pub use summary::{summarize, Field, IterationSpread, PhaseLine, RunSummary};

@@ -1,0 +1,141 @@
+//! The comparison: a table of the runs, then one row per phase and figure with each run's
+//! median (min–max over iterations) and its change against the baseline, then the trend notes.
+
+use super::csv::{num, Csv};
+use super::{name_of, table, Render};
+use crate::compare::{Cell, Comparison, MetricRow, RunHeading};
+use crate::fmt::{self, yes_no};
+use crate::spread::Trend;
+
+/// `2687 MiB/s (95.04–3662)` or, for one iteration, the value alone; `—` when absent.
+pub(crate) fn spread_text(cell: &Cell, unit: &str) -> String {
+    match cell.spread {
+        None => "—".to_string(),
+        Some(s) => fmt::spread(&s, unit),
+    }
+}
+
+pub(crate) fn runs_table(runs: &[RunHeading]) -> String {
+    let mut t = table::new(
+        &[
+            "#", "run", "labels", "workload", "host", "ranks", "nodes", "started", "complete",
+        ],
+        &[0, 5, 6],
+    );
+    for (i, r) in runs.iter().enumerate() {
+        let mark = if i == 0 { " (baseline)" } else { "" };
+        t.add_row(vec![
+            format!("{}", i + 1),
+            format!("{}{mark}", r.id),
+            r.labels.clone(),
+            r.workload.clone(),
+            r.host.clone(),
+            r.ranks.to_string(),
+            r.nodes.to_string(),
+            r.started.clone(),
+            yes_no(r.complete).to_string(),
+        ]);
+    }
+    t.to_string()
+}
+
+impl Render for Comparison {
+    fn table(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&runs_table(&self.runs));
+        out.push_str("\n\n");
+        let mut header = vec!["phase".to_string(), "figure".to_string()];
+        header.extend(self.runs.iter().map(|r| r.id.clone()));
+        header.extend(
+            self.runs
+                .iter()
+                .skip(1)
+                .map(|r| format!("vs baseline: {}", r.id)),
+        );
+        let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+        let mut t = table::new(&refs, &table::from(2, refs.len()));
+        let mut notes = Vec::new();
+        for (phase, row) in self.rows() {
+            t.add_row(row_cells(phase, row));
+            for (cell, run) in row.cells.iter().zip(&self.runs) {
+                if cell.trend != Trend::Steady {
+                    notes.push(format!(
+                        "{phase} {} in {}: {}",
+                        row.metric.label(),
+                        run.id,
+                        cell.trend.note()
+                    ));
+                }
+            }
+        }
+        table::section(
+            &mut out,
+            "Figures: median (min–max) over iterations; ▲ better, ▼ worse, ≈ within 1%",
+            &t,
+        );
+        if !notes.is_empty() {
+            out.push_str("Trends over iterations:\n");
+            for n in notes {
+                out.push_str(&format!("  {n}\n"));
+            }
+        }
+        out
+    }
+
+    fn csv(&self) -> String {
+        let mut c = Csv::new(&[
+            "phase",
+            "metric",
+            "unit",
+            "run",
+            "baseline",
+            "iterations",
+            "min",
+            "median",
+            "max",
+            "percent",
+            "verdict",
+            "trend",
+        ]);
+        for (phase, row) in self.rows() {
+            for (i, (cell, run)) in row.cells.iter().zip(&self.runs).enumerate() {
+                let s = cell.spread;
+                c.row([
+                    phase.to_string(),
+                    name_of(row.metric),
+                    row.unit.to_string(),
+                    run.id.clone(),
+                    (i == 0).to_string(),
+                    s.map_or(0, |s| s.n).to_string(),
+                    num(s.map(|s| s.min)),
+                    num(s.map(|s| s.median)),
+                    num(s.map(|s| s.max)),
+                    num(cell.delta.map(|d| d.percent)),
+                    cell.delta.map_or(String::new(), |d| name_of(d.verdict)),
+                    trend_name(cell.trend),
+                ]);
+            }
+        }
+        c.finish()
+    }
+}
+
+fn row_cells(phase: &str, row: &MetricRow) -> Vec<String> {
+    let mut cells = vec![phase.to_string(), row.metric.label().to_string()];
+    cells.extend(row.cells.iter().map(|c| spread_text(c, row.unit)));
+    cells.extend(
+        row.cells
+            .iter()
+            .skip(1)
+            .map(|c| c.delta.map_or("n/a".to_string(), |d| d.text())),
+    );
+    cells
+}
+
+fn trend_name(t: Trend) -> String {
+    match t {
+        Trend::Steady => "steady".to_string(),
+        Trend::Degrading { percent } => format!("degrading {percent:.1}%"),
+        Trend::Improving { percent } => format!("improving {percent:.1}%"),
+    }
+}

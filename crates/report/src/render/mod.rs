@@ -1,0 +1,68 @@
+//! Renderers: every report model (run list, one run's summary, comparison, scaling table,
+//! regression verdict) as a terminal table, JSON or CSV. Exporters are pure functions from the
+//! model to text, so they are tested without files or a terminal.
+
+mod compare;
+mod csv;
+mod list;
+mod regression;
+mod scaling;
+mod show;
+mod table;
+
+use serde::Serialize;
+use std::str::FromStr;
+
+/// `--format table|json|csv`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Tables for a terminal (comfy-table).
+    Table,
+    /// The model as pretty JSON (serde).
+    Json,
+    /// Plain CSV with a header line.
+    Csv,
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Format, String> {
+        match s {
+            "table" => Ok(Format::Table),
+            "json" => Ok(Format::Json),
+            "csv" => Ok(Format::Csv),
+            other => Err(format!(
+                "--format {other} is not a format; use table, json or csv"
+            )),
+        }
+    }
+}
+
+/// A report model that renders in every [`Format`].
+pub trait Render: Serialize {
+    fn table(&self) -> String;
+    fn csv(&self) -> String;
+    fn json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("report models always serialize");
+        s.push('\n');
+        s
+    }
+}
+
+/// Renders `model` in `format`.
+pub fn render<R: Render + ?Sized>(model: &R, format: Format) -> String {
+    match format {
+        Format::Table => model.table(),
+        Format::Json => model.json(),
+        Format::Csv => model.csv(),
+    }
+}
+
+/// A unit enum's serialized name (`bandwidth_mib_s`, `worse`): CSV uses the JSON form's names.
+pub(crate) fn name_of<T: Serialize>(v: T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
+    }
+}
