@@ -13,6 +13,8 @@ command -v mpicc >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
 # (bindgen loads libclang.so; libclang-cpp, which some images carry, is not it)
 dpkg -s libclang-dev >/dev/null 2>&1 || need_apt+=(libclang-dev)
 command -v timeout >/dev/null 2>&1 || need_apt+=(coreutils)
+# The HTML report tests (crates/report) render their pages in headless Chromium.
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -1,14 +1,15 @@
 //! Reports over iogauge result documents: run lists, one run in full, comparisons of runs with
-//! a regression verdict for CI, and scaling tables.
+//! a regression verdict for CI, scaling tables, and self-contained HTML pages with charts.
 //!
 //! Everything here takes `&RunResult` documents plus a [`RunInfo`] (what the store adds: its
 //! id, labels, whether the run finished), builds a typed model (pure arithmetic, tested on
-//! crafted documents), and renders the model: [`render()`] for terminal tables, JSON and CSV.
-//! The rules (which figure is compared, the trend rule, the efficiency formula) are in
-//! `docs/reports.md`.
+//! crafted documents), and renders the model: [`render()`] for terminal tables, JSON and CSV,
+//! [`html`] for pages. The rules (which figure is compared, the trend rule, the efficiency
+//! formula, what the pages show) are in `docs/reports.md`.
 
 mod compare;
 pub mod fmt;
+pub mod html;
 mod listing;
 mod metric;
 mod phases;

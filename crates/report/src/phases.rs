@@ -71,3 +71,17 @@ pub fn union_keys<'a>(all: impl IntoIterator<Item = &'a [PhaseGroup<'a>]>) -> Ve
     }
     keys
 }
+
+/// A DOM- and file-safe form of a phase key (IO500 names come from a document, so they are
+/// cleaned rather than trusted).
+pub fn slug(key: &str) -> String {
+    key.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}

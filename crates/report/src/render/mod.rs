@@ -10,6 +10,7 @@ mod scaling;
 mod show;
 mod table;
 
+pub(crate) use compare::spread_text;
 use serde::Serialize;
 use std::str::FromStr;
 

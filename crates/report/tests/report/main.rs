@@ -1,7 +1,9 @@
 //! The report crate's integration tests, one binary (one link on a small machine).
 
+mod browser;
 mod compare;
 mod docs;
+mod html;
 mod regression;
 mod render;
 mod scaling;
