@@ -150,7 +150,7 @@ fn command_line(args: &[String]) -> String {
         .join(" ")
 }
 
-/// Nested objects as dotted names; byte counts (`*_bytes`) also in binary units.
+/// Nested objects as dotted names; byte counts (`*_bytes`, `*_size`) also in binary units.
 fn fields(v: Value) -> Vec<Field> {
     let mut out = Vec::new();
     flatten("", &v, &mut out);
@@ -173,10 +173,12 @@ fn flatten(prefix: &str, v: &Value, out: &mut Vec<Field>) {
             let value = match v {
                 Value::String(s) => s.clone(),
                 Value::Null => "—".to_string(),
-                Value::Number(n) if prefix.ends_with("_bytes") => match n.as_u64() {
-                    Some(b) if b >= 1024 => format!("{b} ({})", fmt::bytes(b)),
-                    _ => n.to_string(),
-                },
+                Value::Number(n) if prefix.ends_with("_bytes") || prefix.ends_with("_size") => {
+                    match n.as_u64() {
+                        Some(b) if b >= 1024 => format!("{b} ({})", fmt::bytes(b)),
+                        _ => n.to_string(),
+                    }
+                }
                 other => other.to_string(),
             };
             out.push(Field {

@@ -120,6 +120,15 @@ fn show_in_every_format() {
         "two iterations give a spread table"
     );
 
+    // Sizes read in binary units beside the exact number.
+    let ior = ior2();
+    let info = RunInfo::of(&ior);
+    let ior_table = render(&summarize(&Run::new(&ior, &info)), Format::Table);
+    let params = serde_json::to_value(&ior.parameters).unwrap();
+    let block = params["parameters"]["block_size"].as_u64().unwrap();
+    let shown = format!("{block} ({})", report::fmt::bytes(block));
+    assert!(ior_table.contains(&shown), "{shown} not in\n{ior_table}");
+
     let j = json(&render(&s, Format::Json));
     assert_eq!(j["phases"].as_array().unwrap().len(), doc.phases.len());
     assert_eq!(j["phases"][1]["iops"].as_f64(), Some(doc.phases[1].iops));
