@@ -87,10 +87,10 @@ fn number(name: &str, text: &str) -> Result<usize, String> {
         .map_err(|_| usage(format!("{name} {text}: expected a whole number")))
 }
 
-/// `-q10000`: a short option with its number attached.
+/// `-q10000`, `-q10k`: a short option with its number attached.
 fn is_attached_number(arg: &str, name: &str) -> bool {
     arg.strip_prefix(name)
-        .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
+        .is_some_and(|r| r.bytes().next().is_some_and(|b| b.is_ascii_digit()))
 }
 
 /// Splits `--name=value` and `-qVALUE` forms.
@@ -158,7 +158,15 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
             }
             a if a == "-q" || a.starts_with("-q=") || is_attached_number(a, "-q") => {
                 let v = value("-q", "a queue length, e.g. -q 10000")?;
-                let n = number("-q", &v)?;
+                // pfind reads -q with IOR's string_to_bytes: -q 10k is 10240.
+                let n = text::parse_size(&v)
+                    .ok()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| {
+                        usage(format!(
+                            "-q {v}: expected a whole number, e.g. 10000 or 10k"
+                        ))
+                    })?;
                 if n < MIN_QUEUE_LENGTH {
                     return Err(usage(format!(
                         "-q {n}: the queue must hold at least {MIN_QUEUE_LENGTH} directories (as in pfind)"
@@ -246,6 +254,9 @@ mod tests {
         assert_eq!(f.paths, [PathBuf::from("a"), "b".into()]);
         assert_eq!(c.json, Some("x.json".into()));
         assert_eq!(p("d -q50 -D rates").unwrap().params.queue_length, 50);
+        assert_eq!(p("d -q 10k").unwrap().params.queue_length, 10240);
+        assert_eq!(p("d -q10k").unwrap().params.queue_length, 10240);
+        assert_eq!(p("d -q 20 -q 30").unwrap().params.queue_length, 30);
         assert_eq!(
             p("d").unwrap().params.queue_length,
             workload::find::DEFAULT_QUEUE_LENGTH
@@ -273,6 +284,7 @@ mod tests {
             ("d -regex x", "only -name"),
             ("d -q 5", "at least 10"),
             ("d -q x", "-q x: expected a whole number"),
+            ("d -q 1.5k", "-q 1.5k: expected a whole number"),
             ("d --tasks two", "--tasks two"),
             ("d -name a -name b", "-name is given twice"),
             (

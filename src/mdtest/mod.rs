@@ -28,7 +28,7 @@ fn check_output_paths(cmd: &MdtestCommand) -> Result<(), String> {
     let status = p
         .status_file
         .as_deref()
-        .filter(|_| p.phases.create && p.stonewall_s > 0);
+        .filter(|_| p.phases.create && p.stonewall_s > 0.0);
     let outputs = [
         ("--json", cmd.launch.json.as_deref()),
         (

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use engine::EngineConfig;
-use text::{parse_signed, parse_size};
+use text::{parse_decimal, parse_signed, parse_size};
 use workload::ior::DataPacket;
 
 /// A flag's storage: flags are counters, most of them read as booleans.
@@ -39,6 +39,21 @@ pub trait Fields<T> {
 pub struct Given<'a> {
     pub shown: &'a str,
     pub text: &'a str,
+    /// Given as an `-O` key, which IOR reads with `atoi` (except the sizes, [`Given::size`]).
+    pub key: bool,
+}
+
+/// Refuses a k..p suffix on an `-O` key that IOR reads with `atoi`, which would drop it
+/// (`-O repetitions=1k` is 1 there, `-i 1k` 1024): the meaning would differ.
+pub(super) fn atoi_suffix(shown: &str, text: &str, key: bool) -> Result<(), String> {
+    let suffixed = text.trim().ends_with(|c: char| c.is_ascii_alphabetic());
+    if key && suffixed && parse_signed(text).is_ok() {
+        return Err(format!(
+            "{shown}={text}: IOR reads this -O key as a plain integer and would drop the \
+             suffix; write the number without it"
+        ));
+    }
+    Ok(())
 }
 
 impl Given<'_> {
@@ -47,13 +62,37 @@ impl Given<'_> {
         format!("{} {}: {what}", self.shown, self.text)
     }
 
-    /// A size or count: plain bytes or k, m, g, t, p (powers of 1024).
+    /// A size or count: plain bytes or k, m, g, t, p (powers of 1024), also as an `-O` key
+    /// (IOR's `string_to_bytes`: `-b`, `-t`, `-s`; mdtest's and pfind's counts).
     pub fn size(&self) -> Result<u64, String> {
         parse_size(self.text).map_err(|e| format!("{}: {e}", self.shown))
     }
 
+    /// An integer of IOR's `d` type: suffixes on the command line, none as an `-O` key.
     pub fn signed(&self) -> Result<i64, String> {
+        atoi_suffix(self.shown, self.text, self.key)?;
         parse_signed(self.text).map_err(|e| format!("{}: {e}", self.shown))
+    }
+
+    /// As [`Given::signed`], at least 0.
+    pub fn unsigned(&self) -> Result<u64, String> {
+        atoi_suffix(self.shown, self.text, self.key)?;
+        self.size()
+    }
+
+    /// A time that may carry a fraction (`-d 0.5`); negative values are the caller's.
+    pub fn decimal(&self) -> Result<f64, String> {
+        atoi_suffix(self.shown, self.text, self.key)?;
+        parse_decimal(self.text).map_err(|e| format!("{}: {e}", self.shown))
+    }
+
+    /// A time of at least 0 (`-D`, `-T`, mdtest `-W`).
+    pub fn time(&self) -> Result<f64, String> {
+        let t = self.decimal()?;
+        if t < 0.0 {
+            return Err(self.error("must not be negative"));
+        }
+        Ok(t)
     }
 
     /// A count of at least 1 (`--tasks`, `--fake-nodes`).

@@ -4,7 +4,7 @@
 use engine::{EngineInfo, EngineOption, OptValue};
 use text::{parse_signed, parse_size};
 
-use super::fields::{Fields, Given};
+use super::fields::{atoi_suffix, Fields, Given};
 use super::table::{display_refused, Arg, Refused, Spec, Table};
 use super::UsageError;
 
@@ -59,7 +59,7 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
         };
         let shown = format!("{ctx}--{name}");
         if let Some(spec) = self.table.by_long(name) {
-            return self.apply(spec, &shown, inline, next);
+            return self.apply(spec, &shown, inline, next, false);
         }
         if let Some((info, opt)) = self.engine_option(name) {
             return self.engine_value(info, opt, &shown, inline, next);
@@ -87,16 +87,16 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
             match spec.arg {
                 Arg::Flag => {
                     if let Some(v) = after.strip_prefix('=') {
-                        return self.apply(spec, &shown, Some(v), None);
+                        return self.apply(spec, &shown, Some(v), None, false);
                     }
-                    self.apply(spec, &shown, None, None)?;
+                    self.apply(spec, &shown, None, None, false)?;
                     rest = after;
                 }
                 Arg::Value => {
                     // `-t1m`, `-t=1m`, or the value in the next token (`-t 1m`).
                     let inline =
                         (!after.is_empty()).then(|| after.strip_prefix('=').unwrap_or(after));
-                    return self.apply(spec, &shown, inline, next);
+                    return self.apply(spec, &shown, inline, next, false);
                 }
             }
         }
@@ -104,16 +104,20 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
     }
 
     /// Applies one option. `inline` is a value attached to the token; `next` the following
-    /// token, taken as the value when needed.
+    /// token, taken as the value when needed; `key`: given as an `-O` key.
     fn apply(
         &mut self,
         spec: &Spec<T, G>,
         shown: &str,
         inline: Option<&str>,
         next: Option<&str>,
+        key: bool,
     ) -> Step {
         match spec.arg {
             Arg::Flag => {
+                if let Some(v) = inline {
+                    atoi_suffix(shown, v, key)?;
+                }
                 let given = flag_value(shown, inline)?;
                 self.fields.slot(spec.target).set(given);
                 Ok(false)
@@ -125,7 +129,7 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
                 if directive {
                     self.directive(text)?;
                 } else {
-                    self.fields.set(spec.target, Given { shown, text })?;
+                    self.fields.set(spec.target, Given { shown, text, key })?;
                 }
                 Ok(used)
             }
@@ -162,13 +166,15 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
         Ok(used)
     }
 
-    /// IOR's `-O key=value[,key=value...]`: keys case-insensitive; dashed keys are options.
-    fn directive(&mut self, text: &str) -> Result<(), String> {
+    /// IOR's `-O key=value[,key=value...]`: keys case-insensitive; dashed keys are options;
+    /// `#` starts a comment, as in IOR's scripts (`ParseLine`).
+    fn directive(&mut self, given: &str) -> Result<(), String> {
+        let text = given.split('#').next().unwrap_or_default();
         for entry in text.split(',') {
             let entry = entry.trim();
             if entry.is_empty() {
                 return Err(format!(
-                    "-O \"{text}\": empty entry (expected KEY=VALUE[,KEY=VALUE...])"
+                    "-O \"{given}\": empty entry (expected KEY=VALUE[,KEY=VALUE...])"
                 ));
             }
             let Some((key, value)) = entry.split_once('=') else {
@@ -185,7 +191,7 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
             let lower = key.to_ascii_lowercase();
             let by_prefix = self.table.refused_key_prefix;
             if let Some(spec) = self.table.by_key(key) {
-                self.apply(spec, &shown, Some(value), None)?;
+                self.apply(spec, &shown, Some(value), None, true)?;
             } else if let Some((info, opt)) = engine_key {
                 self.engine_value(info, opt, &shown, Some(value), None)?;
             } else if let Some(r) = self.table.refused_key(key) {

@@ -78,16 +78,23 @@ pub struct IorParams {
     pub use_existing_test_file: bool,
     /// `-i`
     pub repetitions: u32,
-    /// `-d`: seconds rank 0 sleeps before each write and read phase.
-    pub inter_test_delay_s: u64,
+    /// `-d`: seconds rank 0 sleeps before each write and read phase; a fraction is honoured
+    /// (IOR's parser cuts `-d 0.5` to 0).
+    #[serde(serialize_with = "crate::whole::serialize")]
+    #[schemars(range(min = 0))]
+    pub inter_test_delay_s: f64,
     /// `-o`: one name, or several separated by `@`.
     pub test_file: String,
     /// `-u`
     pub unique_dir: bool,
-    /// `-D`: stonewall deadline, seconds (0 = off).
-    pub deadline_for_stonewalling_s: u64,
-    /// `-T`: minutes, checked before each phase (0 = off).
-    pub max_time_duration_min: u64,
+    /// `-D`: stonewall deadline, seconds (0 = off); may carry a fraction.
+    #[serde(serialize_with = "crate::whole::serialize")]
+    #[schemars(range(min = 0))]
+    pub deadline_for_stonewalling_s: f64,
+    /// `-T`: minutes, checked before each phase (0 = off); may carry a fraction.
+    #[serde(serialize_with = "crate::whole::serialize")]
+    #[schemars(range(min = 0))]
+    pub max_time_duration_min: f64,
     /// `-G`: data signature; `None` = rank 0's clock, new every repetition.
     pub time_stamp_signature: Option<i64>,
     /// `-l`
@@ -140,11 +147,11 @@ impl Default for IorParams {
             keep_file_with_error: false,
             use_existing_test_file: false,
             repetitions: 1,
-            inter_test_delay_s: 0,
+            inter_test_delay_s: 0.0,
             test_file: "testFile".to_string(),
             unique_dir: false,
-            deadline_for_stonewalling_s: 0,
-            max_time_duration_min: 0,
+            deadline_for_stonewalling_s: 0.0,
+            max_time_duration_min: 0.0,
             time_stamp_signature: None,
             data_packet: DataPacket::Incompressible,
             verbose: 0,

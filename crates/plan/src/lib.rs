@@ -7,3 +7,4 @@ pub mod find;
 pub mod io500;
 pub mod ior;
 pub mod mdtest;
+pub mod whole;

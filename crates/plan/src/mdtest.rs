@@ -72,8 +72,11 @@ pub struct MdtestParams {
     pub random_seed: Option<u64>,
     /// `-X` / `--verify-read`
     pub verify_read: bool,
-    /// `-W`: stonewall seconds for the file create phase (0 = off).
-    pub stonewall_s: u64,
+    /// `-W`: stonewall seconds for the file create phase (0 = off); may carry a fraction
+    /// (mdtest's parser cuts `-W 0.5` to 0).
+    #[serde(serialize_with = "crate::whole::serialize")]
+    #[schemars(range(min = 0))]
+    pub stonewall_s: f64,
     /// `-x`: stonewall status file.
     pub status_file: Option<PathBuf>,
     /// `-G`: data seed; `None` = rank 0's clock.
@@ -122,7 +125,7 @@ impl Default for MdtestParams {
             random: false,
             random_seed: None,
             verify_read: false,
-            stonewall_s: 0,
+            stonewall_s: 0.0,
             status_file: None,
             seed: None,
             data_packet: DataPacket::Incompressible,

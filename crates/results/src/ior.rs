@@ -47,7 +47,7 @@ pub struct RankTimes {
 /// Stonewall figures of a phase that ran with `-D` and wear-out.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StonewallOutcome {
-    pub deadline_s: u64,
+    pub deadline_s: f64,
     /// Rank 0's time from the start of its transfer loop to the wear-out agreement.
     pub time_s: f64,
     pub pairs_min: u64,
@@ -199,7 +199,7 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
         })
         .collect();
     p.stonewall = o.stonewall.map(|s| Stonewall {
-        deadline_s: s.deadline_s as f64,
+        deadline_s: s.deadline_s,
         time_s: s.time_s,
         pairs_min: s.pairs_min,
         pairs_max: s.pairs_max,

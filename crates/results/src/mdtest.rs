@@ -36,7 +36,7 @@ impl RankTimes {
 /// What `-W` did in a file create phase.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StonewallOutcome {
-    pub deadline_s: u64,
+    pub deadline_s: f64,
     /// Rank 0's time from the phase start until the ranks agreed on the count.
     pub time_s: f64,
     /// Items per rank when the wall was hit (or the rank finished): min, max, sum over ranks.
@@ -172,7 +172,7 @@ pub fn phase_result(o: &PhaseOutcome, write_bytes: u64) -> PhaseResult {
         })
         .collect();
     p.stonewall = o.stonewall.map(|s| Stonewall {
-        deadline_s: s.deadline_s as f64,
+        deadline_s: s.deadline_s,
         time_s: s.time_s,
         pairs_min: s.items_min,
         pairs_max: s.items_max,

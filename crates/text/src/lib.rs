@@ -9,7 +9,7 @@ mod quote;
 mod suggest;
 
 pub use list::join_words;
-pub use number::{human_size, parse_signed, parse_size};
+pub use number::{human_size, parse_decimal, parse_signed, parse_size};
 pub use printf::{c_exp, fixed};
 pub use quote::shell_quote;
 pub use suggest::suggest;

@@ -2,7 +2,10 @@
 //!
 //! Sizes are integers with an optional binary suffix (k = 2^10 ... p = 2^50), like IOR's
 //! `string_to_bytes`; integer options go through the same rules, so `-s 1k` means 1024.
-//! Unlike IOR, junk, overflow and (for sizes) negative numbers are errors, not silent values.
+//! IOR reads the suffix letter and ignores what follows it, so `4KiB`, `4kB` and `4kb` are
+//! 4k there, and here (a `B` never means 1000). Unlike IOR, junk, fractions, overflow and
+//! (for sizes) negative numbers are errors, not silent values: IOR reads `1.5m` as 1 byte.
+//! Times (`-d 0.5`) are [`parse_decimal`]'s: there a fraction means what it says.
 
 /// The shift of a binary suffix letter (`k`/`K` = 10 ... `p`/`P` = 50).
 fn suffix_shift(c: char) -> Option<u32> {
@@ -18,53 +21,92 @@ fn suffix_shift(c: char) -> Option<u32> {
 
 const EXPECTED: &str = "expected an integer with an optional k, m, g, t or p suffix";
 
-/// Splits `text` (trimmed) into its digits and an optional suffix shift.
-fn split(text: &str) -> Result<(&str, u32), String> {
+/// Whether `t` is a number with a fraction (`1.5`, `.5m`, `0.25k`): the digits, one dot, more
+/// digits, then at most a suffix.
+fn is_fraction(t: &str) -> bool {
+    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let body = body.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let Some((int, frac)) = body.split_once('.') else {
+        return false;
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    !(int.is_empty() && frac.is_empty()) && digits(int) && digits(frac)
+}
+
+/// What is wrong with `text` that is not an integer with a suffix.
+fn not_integer(text: &str, what: &str) -> String {
+    let t = text.trim();
+    if !is_fraction(t) {
+        return format!("\"{text}\" is not {what} ({EXPECTED})");
+    }
+    // IOR's sscanf("%lld %c") takes the digits before the dot and drops the rest.
+    let int = t
+        .trim_start_matches(['+', '-'])
+        .split('.')
+        .next()
+        .unwrap_or("");
+    let read = if int.is_empty() {
+        String::new()
+    } else {
+        let sign = if t.starts_with('-') { "-" } else { "" };
+        format!("; IOR's parser would silently read {sign}{int}")
+    };
+    format!("\"{text}\" is not a whole number ({EXPECTED}{read})")
+}
+
+/// Splits `text` (trimmed, without a sign) into its digits and a suffix shift (0: bytes).
+/// The unit letter may be followed by `b` or `ib` (`4KiB`, `1MB`); a bare `b` is bytes.
+fn split(t: &str) -> Option<(&str, u32)> {
+    let mut rest = t;
+    if let Some(r) = rest.strip_suffix(['b', 'B']) {
+        // `ib` only after a unit letter: `1kib`, not `1ib`.
+        rest = r
+            .strip_suffix(['i', 'I'])
+            .filter(|r| r.chars().last().and_then(suffix_shift).is_some())
+            .unwrap_or(r);
+    }
+    let (digits, shift) = match rest.chars().last().and_then(suffix_shift) {
+        Some(shift) => (&rest[..rest.len() - 1], shift),
+        None => (rest, 0),
+    };
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some((digits, shift))
+}
+
+/// `digits << shift`, or `None` when it does not fit 64 bits.
+fn scaled(digits: &str, shift: u32) -> Option<u64> {
+    let n: u64 = digits.parse().ok()?;
+    (n.leading_zeros() >= shift).then(|| n << shift)
+}
+
+/// IOR's `string_to_bytes`: an integer with an optional binary suffix k/K = 2^10, m/M = 2^20,
+/// g/G = 2^30, t/T = 2^40, p/P = 2^50 (`4KiB` and `4kB` too); a bare number is bytes, and may
+/// carry a `+`. Empty text, junk, fractions, negative numbers and values that do not fit 64
+/// bits are errors naming the text.
+pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     if t.is_empty() {
         return Err(format!("empty size ({EXPECTED})"));
     }
-    let (digits, shift) = match t.chars().last().and_then(suffix_shift) {
-        Some(shift) => (&t[..t.len() - 1], shift),
-        None => (t, 0),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("\"{text}\" is not a size ({EXPECTED})"));
-    }
-    Ok((digits, shift))
-}
-
-/// IOR's `string_to_bytes`: an integer with an optional binary suffix k/K = 2^10, m/M = 2^20,
-/// g/G = 2^30, t/T = 2^40, p/P = 2^50; a bare number is bytes. Empty text, junk, negative
-/// numbers and values that do not fit 64 bits are errors naming the text.
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    if text.trim().starts_with('-') {
+    if t.starts_with('-') {
         return Err(format!("\"{text}\" is negative; a size must be 0 or more"));
     }
-    let (digits, shift) = split(text)?;
-    let too_big = || format!("\"{text}\" is too large (the limit is 2^64 - 1 bytes)");
-    let n: u64 = digits.parse().map_err(|_| too_big())?;
-    if shift > 0 && n.leading_zeros() < shift {
-        return Err(too_big());
-    }
-    Ok(n << shift)
+    let body = t.strip_prefix('+').unwrap_or(t);
+    let (digits, shift) = split(body).ok_or_else(|| not_integer(text, "a size"))?;
+    scaled(digits, shift)
+        .ok_or_else(|| format!("\"{text}\" is too large (the limit is 2^64 - 1 bytes)"))
 }
 
-/// A signed integer with the same optional suffixes (seeds, `-i`, `-d`, `-A`, which IOR lets
-/// go negative).
+/// A signed integer with the same optional suffixes (seeds, `-i`, `-A`, which IOR lets go
+/// negative).
 pub fn parse_signed(text: &str) -> Result<i64, String> {
     let t = text.trim();
     let (negative, body) = match t.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, t.strip_prefix('+').unwrap_or(t)),
     };
-    let (digits, shift) = split(body).map_err(|_| format!("\"{text}\" is not an integer"))?;
+    let (digits, shift) = split(body).ok_or_else(|| not_integer(text, "an integer"))?;
     let too_big = || format!("\"{text}\" is out of range for a 64-bit integer");
-    let n: u64 = digits.parse().map_err(|_| too_big())?;
-    if shift > 0 && n.leading_zeros() < shift {
-        return Err(too_big());
-    }
-    let n = n << shift;
+    let n = scaled(digits, shift).ok_or_else(too_big)?;
     if negative {
         if n > i64::MAX as u64 + 1 {
             return Err(too_big());
@@ -72,6 +114,23 @@ pub fn parse_signed(text: &str) -> Result<i64, String> {
         Ok((n as i64).wrapping_neg())
     } else {
         i64::try_from(n).map_err(|_| too_big())
+    }
+}
+
+/// A time (seconds, minutes): a decimal fraction (`0.5`, `.25`, `-1.5`) or an integer with
+/// [`parse_signed`]'s suffixes (`1k` = 1024, as IOR reads it). IOR's parser cuts `0.5` to 0;
+/// here it is half a unit. Exponents, `inf` and `nan` are refused.
+pub fn parse_decimal(text: &str) -> Result<f64, String> {
+    if let Ok(n) = parse_signed(text) {
+        return Ok(n as f64);
+    }
+    let t = text.trim();
+    let plain = is_fraction(t) && !t.ends_with(|c: char| c.is_ascii_alphabetic());
+    match t.parse::<f64>() {
+        Ok(v) if plain => Ok(v),
+        _ => Err(format!(
+            "\"{text}\" is not a number (expected a decimal such as 5, 0.5 or 1k)"
+        )),
     }
 }
 
@@ -118,7 +177,8 @@ mod tests {
     #[test]
     fn junk_is_refused_with_the_text() {
         for bad in [
-            "", " ", "k", "1x", "1.5m", "abc", "1mm", "m1", "0x10", "1 m",
+            "", " ", "k", "1x", "1.5m", "abc", "1mm", "m1", "0x10", "1 m", "1ib", "kb", "1bb",
+            "1e3", "++1", "1k5",
         ] {
             let err = parse_size(bad).unwrap_err();
             assert!(
@@ -127,6 +187,42 @@ mod tests {
             );
         }
         assert!(parse_size("-1").unwrap_err().contains("negative"));
+    }
+
+    #[test]
+    fn what_ior_reads_after_the_letter() {
+        // IOR's sscanf reads the letter and ignores the rest: 4KiB = 4kB = 4k; B is bytes.
+        assert_eq!(parse_size("4KiB"), Ok(4096));
+        assert_eq!(parse_size("4kib"), Ok(4096));
+        assert_eq!(parse_size("4kB"), Ok(4096));
+        assert_eq!(parse_size("1MB"), Ok(1 << 20));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("512B"), Ok(512));
+        assert_eq!(parse_size("+4k"), Ok(4096));
+        assert_eq!(parse_signed("-2KiB"), Ok(-2048));
+    }
+
+    #[test]
+    fn fractions_are_refused_with_what_ior_would_read() {
+        let e = parse_size("1.5m").unwrap_err();
+        assert!(e.contains("\"1.5m\" is not a whole number"), "{e}");
+        assert!(e.contains("silently read 1)"), "{e}");
+        assert!(parse_signed("-2.5").unwrap_err().contains("read -2)"));
+        assert!(!parse_size(".5").unwrap_err().contains("silently"));
+    }
+
+    #[test]
+    fn decimals_for_times() {
+        assert_eq!(parse_decimal("0.1"), Ok(0.1));
+        assert_eq!(parse_decimal(".5"), Ok(0.5));
+        assert_eq!(parse_decimal("2."), Ok(2.0));
+        assert_eq!(parse_decimal("5"), Ok(5.0));
+        assert_eq!(parse_decimal("-1.5"), Ok(-1.5));
+        assert_eq!(parse_decimal("1k"), Ok(1024.0));
+        for bad in ["", "x", "0.5k", "1e3", "inf", "nan", ".", "1.2.3", "0x1"] {
+            let e = parse_decimal(bad).unwrap_err();
+            assert!(e.contains("is not a number"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -15,7 +15,9 @@ Usage: iogauge ior [OPTIONS]
 IOR-compatible bandwidth benchmark: paste an IOR command line after `iogauge ior` and get the same
 files, the same access pattern and comparable numbers. Tasks are threads on this machine (set their
 number with -N or --tasks; default 1, like IOR without mpirun). MPI ranks are planned.
-Sizes take k, m, g, t, p (powers of 1024) or plain bytes, for integer options too (-s 1k = 1024).
+Sizes take k, m, g, t, p (powers of 1024) or plain bytes, for integer options too (-s 1k = 1024);
+4KiB and 4kB are 4k, as in IOR; fractions are refused (IOR reads -t 1.5m as 1 byte). Times (-d,
+-D, -T) take fractions: -d 0.5 waits half a second (IOR's parser cuts it to 0).
 Short options: -t 1m, -t1m, -t=1m; flags group and count (-wr, -vvv, -z -z) and take explicit
 values (-F=0). Long options: --name=value or --name value. With none of -w, -r, -W, -R, both
 write and read run (as in IOR).
@@ -41,7 +43,10 @@ Where iogauge differs from IOR:
   - A stonewall status file without -k keeps the files (IOR refuses the combination).
   - -u requires -F. -q (quitOnError) is an iogauge option; IOR dropped it.
   - IOR's environment variables (IOR_HINT__*, IOR_FAKE_NODES) are not read; use --fake-nodes.
-  - Bad input exits with status 2 before any file is touched.";
+  - -O keys that IOR reads as plain integers refuse a k..p suffix (-O repetitions=1k is 1 in
+    IOR but -i 1k is 1024); -O blockSize, transferSize and segmentCount take suffixes.
+  - Bad input exits with status 2 before any file is touched. docs/compat.md lists every IOR
+    option and what iogauge does with it.";
 
 const EXAMPLES: &[(&str, &str)] = &[
     ("file per process with reordered read-back, all checks",

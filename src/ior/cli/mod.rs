@@ -121,8 +121,8 @@ mod tests {
         ("--posix.odirect", |c| c.params.engine.flag("posix.odirect")),
         ("-O reorderTasksConstant=1", |c| c.params.reorder_tasks),
         ("-O stoneWallingWearOutIterations=12", |c| c.params.stonewall_wear_out_iterations == 12),
-        ("-O deadlineForStonewalling=5", |c| c.params.deadline_for_stonewalling_s == 5),
-        ("-O maxTimeDuration=2", |c| c.params.max_time_duration_min == 2),
+        ("-O deadlineForStonewalling=5", |c| c.params.deadline_for_stonewalling_s == 5.0),
+        ("-O maxTimeDuration=2", |c| c.params.max_time_duration_min == 2.0),
         ("-O numTasks=3", |c| c.launch.tasks == Some(3)),
         ("-O api=mmap", |c| c.params.engine.api == "MMAP"),
         ("-O summaryFile=/tmp/s.txt", |c| path(&c.params.summary_file, "/tmp/s.txt")),
@@ -153,9 +153,43 @@ mod tests {
         ("-h", |c| c.launch.help),
         ("--help", |c| c.launch.help),
         ("-i 3 -d 2", |c| c.params.repetitions == 3 && c.warnings.is_empty()),
-        ("-i 0 -d -5", |c| c.params.repetitions == 1 && c.params.inter_test_delay_s == 0),
+        ("-i 0 -d -5", |c| c.params.repetitions == 1 && c.params.inter_test_delay_s == 0.0),
         ("-i 0 -d -5", |c| c.warnings.len() == 2 && c.warnings[0].starts_with("-i 0")),
     ];
+
+    /// Values as IOR takes them; times keep the fraction IOR's parser would cut (issue 12).
+    #[rustfmt::skip]
+    const IOR_VALUES: &[Check] = &[
+        ("-d 0.1", |c| c.params.inter_test_delay_s == 0.1 && c.warnings.is_empty()),
+        ("-d .5", |c| c.params.inter_test_delay_s == 0.5),
+        ("-d 1k", |c| c.params.inter_test_delay_s == 1024.0),
+        ("-d -0.5", |c| c.params.inter_test_delay_s == 0.0 && c.warnings.len() == 1),
+        ("-O interTestDelay=0.25", |c| c.params.inter_test_delay_s == 0.25),
+        ("-D 1.5", |c| c.params.deadline_for_stonewalling_s == 1.5),
+        ("-O deadlineForStonewalling=2.5", |c| c.params.deadline_for_stonewalling_s == 2.5),
+        ("-T 0.5", |c| c.params.max_time_duration_min == 0.5),
+        ("-t 4KiB -b 1MB", |c| c.params.transfer_size == 4096 && c.params.block_size == 1 << 20),
+        ("-t +8 -b 16b", |c| c.params.transfer_size == 8 && c.params.block_size == 16),
+        ("-O segmentCount=1k", |c| c.params.segment_count == 1024),
+        // Given twice: the last wins; -O and the letter set the same field.
+        ("-t 1m -t 2m", |c| c.params.transfer_size == 2 << 20),
+        ("-o a -o b", |c| c.params.test_file == "b"),
+        ("-O repetitions=3 -i 2", |c| c.params.repetitions == 2),
+        ("-O verbose=2 -v", |c| c.params.verbose == 3),
+        ("-v -v -v", |c| c.params.verbose == 3),
+        ("-C -C", |c| c.params.reorder_tasks),
+        ("-X -1k", |c| c.params.reorder_tasks_random_seed == -1024),
+        ("-A -7 -G -3", |c| c.params.ref_num == -7 && c.params.time_stamp_signature == Some(-3)),
+        ("-Q 2k", |c| c.params.task_per_node_offset == 2048),
+        // IOR's scripts and -O stop at `#`.
+        ("-O transferSize=1m#note", |c| c.params.transfer_size == 1 << 20),
+        ("-O keepFile=1,fsync=1#both", |c| c.params.keep_file && c.params.fsync),
+    ];
+
+    #[test]
+    fn values_as_ior_takes_them() {
+        check(IOR_VALUES);
+    }
 
     #[test]
     fn syntax_forms() {
@@ -215,7 +249,7 @@ mod tests {
         let p = &c.params;
         assert_eq!(
             (p.block_size, p.deadline_for_stonewalling_s),
-            (100 << 30, 5)
+            (100 << 30, 5.0)
         );
         assert!(p.stonewall_wear_out && !p.read_file);
         assert!(path(&p.stonewall_status_file, "/tmp/sw"));
@@ -234,7 +268,7 @@ mod tests {
         assert_eq!(p.data_packet, Dp::Timestamp);
         assert_eq!(p.time_stamp_signature, Some(27));
         assert_eq!(p.block_size, 9_920_000 << 20);
-        assert_eq!(p.deadline_for_stonewalling_s, 300);
+        assert_eq!(p.deadline_for_stonewalling_s, 300.0);
         assert!(path(&p.rank_details_csv, "z") && path(&p.stonewall_status_file, "y"));
         assert!(p.write_file && !p.read_file && p.stonewall_wear_out && p.keep_file);
         assert_eq!(c.launch.tasks, None);
@@ -299,6 +333,16 @@ mod tests {
         ("-s many", "ior: -s: \"many\" is not a size"),
         ("-O blockSize=1q", "ior: -O blockSize: \"1q\" is not a size"),
         ("-i x", "ior: -i: \"x\" is not an integer"),
+        ("-t 1.5m", "ior: -t: \"1.5m\" is not a whole number (expected an integer with an optional k, m, g, t or p suffix; IOR's parser would silently read 1)"),
+        ("-t abc", "ior: -t: \"abc\" is not a size"),
+        ("-s 0.5", "ior: -s: \"0.5\" is not a whole number"),
+        ("-d abc", "ior: -d: \"abc\" is not a number"),
+        ("-d 0.5k", "ior: -d: \"0.5k\" is not a number"),
+        ("-D -1", "ior: -D -1: must not be negative"),
+        ("-T -0.5", "ior: -T -0.5: must not be negative"),
+        ("-O repetitions=1k", "ior: -O repetitions=1k: IOR reads this -O key as a plain integer"),
+        ("-O filePerProc=1k", "ior: -O filePerProc=1k: IOR reads this -O key as a plain integer"),
+        ("-O interTestDelay=1k", "ior: -O interTestDelay=1k: IOR reads"),
         ("-F=yes", "ior: -F: \"yes\" is not an integer"),
         ("-l z", "ior: -l z: unknown data packet type"),
         ("-O summaryFormat=xml", "ior: -O summaryFormat=xml: expected default, JSON or CSV"),

@@ -12,7 +12,7 @@ use crate::optparse::{Fields, Given, Slot};
 struct Parser {
     cmd: IorCommand,
     repetitions: Option<i64>,
-    inter_test_delay: Option<i64>,
+    inter_test_delay: Option<f64>,
 }
 
 /// Parses the arguments after `ior` (IOR's rules; see `crate::optparse`).
@@ -62,16 +62,16 @@ impl Fields<Target> for Parser {
             Target::BlockSize => p.block_size = v.size()?,
             Target::TransferSize => p.transfer_size = v.size()?,
             Target::SegmentCount => p.segment_count = v.size()?,
-            Target::TaskPerNodeOffset => p.task_per_node_offset = v.size()?,
+            Target::TaskPerNodeOffset => p.task_per_node_offset = v.unsigned()?,
             Target::ReorderTasksRandomSeed => p.reorder_tasks_random_seed = v.signed()?,
             Target::RandomOffsetSeed => {
                 p.random_offset_seed = Some(v.signed()?).filter(|&s| s != -1);
             }
             Target::Repetitions => self.repetitions = Some(v.signed()?),
-            Target::InterTestDelay => self.inter_test_delay = Some(v.signed()?),
+            Target::InterTestDelay => self.inter_test_delay = Some(v.decimal()?),
             Target::TestFile => p.test_file = v.text.to_string(),
-            Target::Deadline => p.deadline_for_stonewalling_s = v.size()?,
-            Target::MaxTime => p.max_time_duration_min = v.size()?,
+            Target::Deadline => p.deadline_for_stonewalling_s = v.time()?,
+            Target::MaxTime => p.max_time_duration_min = v.time()?,
             Target::Signature => p.time_stamp_signature = Some(v.signed()?).filter(|&s| s != 0),
             Target::DataPacket => p.data_packet = v.data_packet()?,
             Target::NumTasks => {
@@ -86,7 +86,7 @@ impl Fields<Target> for Parser {
             Target::FakePlacement => self.cmd.launch.round_robin = v.round_robin()?,
             Target::Json => self.cmd.launch.json = Some(v.path()),
             Target::WearOut => p.stonewall_wear_out = v.signed()? != 0,
-            Target::WearOutIterations => p.stonewall_wear_out_iterations = v.size()?,
+            Target::WearOutIterations => p.stonewall_wear_out_iterations = v.unsigned()?,
             Target::StatusFile => p.stonewall_status_file = Some(v.path()),
             Target::SummaryFile => p.summary_file = Some(v.path()),
             Target::RankCsv => p.rank_details_csv = Some(v.path()),
@@ -127,12 +127,12 @@ impl Parser {
             };
         }
         if let Some(d) = self.inter_test_delay {
-            if d < 0 {
+            if d < 0.0 {
                 self.cmd.warnings.push(format!(
                     "-d {d}: the delay must not be negative; using 0 (as IOR does)"
                 ));
             }
-            p.inter_test_delay_s = d.max(0) as u64;
+            p.inter_test_delay_s = d.max(0.0);
         }
         // IOR refuses a status file without -k; the file is only useful if the data stays for
         // the later read, so iogauge keeps the files instead and says so.

@@ -234,7 +234,7 @@ pub(crate) mod fixtures {
     /// Stonewall figures of the reference's wear-out example (2 tasks, 47008-byte transfers).
     pub fn stonewall(time_s: f64, bytes_mean: f64, bytes_sum: u64) -> StonewallOutcome {
         StonewallOutcome {
-            deadline_s: 2,
+            deadline_s: 2.0,
             time_s,
             pairs_min: 15754,
             pairs_max: 20082,

@@ -73,9 +73,10 @@ pub(super) fn options(p: &IorParams, h: &Header) -> Vec<(&'static str, OptValue)
     if p.verbose > 0 {
         o.push(("verbose", Int(p.verbose as i64)));
     }
-    if p.deadline_for_stonewalling_s > 0 {
-        let deadline = p.deadline_for_stonewalling_s as i64;
-        o.push(("stonewallingTime", Int(deadline)));
+    if p.deadline_for_stonewalling_s > 0.0 {
+        // f64's Display: `300` as IOR prints it, `0.5` for a fraction IOR would have cut.
+        let deadline = p.deadline_for_stonewalling_s.to_string();
+        o.push(("stonewallingTime", Text(deadline)));
         o.push(("stoneWallingWearOut", Int(p.stonewall_wear_out as i64)));
     }
     o
@@ -198,7 +199,7 @@ pub(super) fn phase_notices(p: &PhaseOutcome, params: &IorParams) -> Vec<String>
         ] {
             out.push(format!("WARNING: {what} = {n}"));
         }
-        if params.deadline_for_stonewalling_s > 0 || p.stonewall.is_some() {
+        if params.deadline_for_stonewalling_s > 0.0 || p.stonewall.is_some() {
             out.push("WARNING: Maybe caused by deadlineForStonewalling".to_string());
         }
     }
@@ -380,7 +381,7 @@ Results:
         p.transfer_size = 47008;
         p.block_size = 47008;
         p.segment_count = 200000;
-        p.deadline_for_stonewalling_s = 2;
+        p.deadline_for_stonewalling_s = 2.0;
         p.stonewall_wear_out = true;
         let text = start(&p, &h);
         assert!(text.contains(

@@ -48,6 +48,11 @@ fn platform(machine: &str) -> String {
     }
 }
 
+/// A time as IOR's `%d` prints it when whole (`300`), with its fraction otherwise.
+fn time(v: f64) -> Value {
+    plan::whole::integer(v).map_or_else(|| json!(v), |n| json!(n))
+}
+
 fn parameters(p: &IorParams, h: &Header) -> Value {
     let b = |v: bool| json!(v as i64);
     let entries = [
@@ -56,9 +61,9 @@ fn parameters(p: &IorParams, h: &Header) -> Value {
         ("api", json!(p.engine.api)),
         ("platform", json!(platform(&h.machine))),
         ("testFileName", json!(p.test_file)),
-        ("deadlineForStonewall", json!(p.deadline_for_stonewalling_s)),
+        ("deadlineForStonewall", time(p.deadline_for_stonewalling_s)),
         ("stoneWallingWearOut", b(p.stonewall_wear_out)),
-        ("maxTimeDuration", json!(p.max_time_duration_min)),
+        ("maxTimeDuration", time(p.max_time_duration_min)),
         ("outlierThreshold", json!(0)),
         ("options", json!(h.command_line)),
         ("dryRun", json!(0)),
@@ -68,7 +73,7 @@ fn parameters(p: &IorParams, h: &Header) -> Value {
         ("tasksPerNode", json!(h.tasks_per_node)),
         ("repetitions", json!(p.repetitions)),
         ("multiFile", b(p.multi_file)),
-        ("interTestDelay", json!(p.inter_test_delay_s)),
+        ("interTestDelay", time(p.inter_test_delay_s)),
         ("fsync", b(p.fsync)),
         ("fsyncperwrite", b(p.fsync_per_write)),
         ("useExistingTestFile", b(p.use_existing_test_file)),

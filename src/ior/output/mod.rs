@@ -256,7 +256,7 @@ mod tests {
             write_file: true,
             read_file: true,
             verbose: 1,
-            deadline_for_stonewalling_s: 2,
+            deadline_for_stonewalling_s: 2.0,
             stonewall_wear_out: true,
             ..IorParams::default()
         };

@@ -15,8 +15,9 @@ Usage: iogauge mdtest [OPTIONS]
 mdtest-compatible metadata benchmark: paste an mdtest command line after `iogauge mdtest` and get
 the same directories, the same item names, the same phase order and comparable rates. Tasks are
 threads on this machine (--tasks N, default 1); -N keeps mdtest's meaning (the task stride).
-Numbers take k, m, g (powers of 1024): -n 1k = 1024. Short options: -n 5, -n5, -n=5; flags group
-and count (-uF, -vv) and take explicit values (-F=0). Long options: --name=value or --name value.
+Numbers take k, m, g, t, p (powers of 1024): -n 1k = 1024; no fractions, except -W 0.5 (mdtest
+cuts it to 0). Short options: -n 5, -n5, -n=5; flags group and count (-uF, -vv) and take explicit
+values (-F=0). Long options: --name=value or --name value. docs/compat.md lists every option.
 Every operation's latency is recorded: the rate table gets p50/p99/max columns (microseconds)
 to the right of mdtest's, and --json PATH writes the full result document.
 Marks: [mdtest*] mdtest's option, behaviour noted below; [iogauge] new.";

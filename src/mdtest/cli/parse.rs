@@ -84,7 +84,7 @@ impl Fields<Target> for Parser {
             Target::Stride => p.nstride = v.size()?,
             Target::RandomSeed => p.random_seed = Some(v.size()?).filter(|&s| s != 0),
             Target::VerboseValue => p.verbose = v.small()?,
-            Target::Stonewall => p.stonewall_s = v.size()?,
+            Target::Stonewall => p.stonewall_s = v.time()?,
             Target::StatusFile => p.status_file = Some(v.path()),
             Target::DataPacket => p.data_packet = v.data_packet()?,
             Target::RankCsv => p.rank_details_csv = Some(v.path()),

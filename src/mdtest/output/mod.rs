@@ -244,7 +244,7 @@ mod tests {
     fn stonewall_lines_give_both_counts() {
         let mut pr = printer(MdtestParams::default());
         pr.stonewall(&StonewallOutcome {
-            deadline_s: 2,
+            deadline_s: 2.0,
             time_s: 2.0,
             items_min: 104039,
             items_max: 116386,

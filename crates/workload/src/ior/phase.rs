@@ -88,8 +88,8 @@ pub(crate) fn run_phase(
         data.fill(buf);
         prepare_write_target(ctx, &path, pretend)?;
     }
-    if plan.mode != Mode::Check && rank == 0 && p.inter_test_delay_s > 0 {
-        std::thread::sleep(Duration::from_secs(p.inter_test_delay_s));
+    if plan.mode != Mode::Check && rank == 0 && p.inter_test_delay_s > 0.0 {
+        std::thread::sleep(Duration::from_secs_f64(p.inter_test_delay_s));
     }
 
     // The recorder is allocated (and its pages touched) outside every timed window.
@@ -146,7 +146,13 @@ pub(crate) fn run_phase(
     } else {
         total
     };
-    let deadline_ns = p.deadline_for_stonewalling_s * 1_000_000_000;
+    // At least 1 ns when set: 0 means no deadline.
+    let d = p.deadline_for_stonewalling_s;
+    let deadline_ns = if d > 0.0 {
+        ((d * 1e9) as u64).max(1)
+    } else {
+        0
+    };
     let xfer_start = now_ns();
     rec.start(xfer_start);
     let mut done = drive(
@@ -160,7 +166,7 @@ pub(crate) fn run_phase(
     )?;
 
     let mut stonewall = None;
-    if p.stonewall_wear_out && p.deadline_for_stonewalling_s > 0 {
+    if p.stonewall_wear_out && p.deadline_for_stonewalling_s > 0.0 {
         let pairs_max = comm.all_reduce_u64(done, ReduceOp::Max)?;
         let time_s = secs(now_ns() - xfer_start);
         let pairs_min = comm.all_reduce_u64(done, ReduceOp::Min)?;

@@ -66,8 +66,8 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
     let is_root = comm.rank() == 0;
     let run_start = now_ns();
     let time_up = || {
-        p.max_time_duration_min > 0
-            && now_ns() - run_start >= p.max_time_duration_min * 60_000_000_000
+        p.max_time_duration_min > 0.0
+            && now_ns() - run_start >= (p.max_time_duration_min * 60e9) as u64
     };
     let verify_possible = ctx.engine.caps().does_io;
     let spec = ReorderSpec {
@@ -114,7 +114,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
             let plan = plan(Mode::Write, 0, false, p.stonewall_wear_out_iterations);
             let mine = run_phase(ctx, &plan, &mut buf)?;
             wrote = true;
-            if p.deadline_for_stonewalling_s > 0 {
+            if p.deadline_for_stonewalling_s > 0.0 {
                 // Later reads stop after the same count (IOR's pairs_accessed).
                 let pairs = mine.stonewall.map_or(mine.times.ops, |s| s.pairs_max);
                 write_pairs = Some(pairs);

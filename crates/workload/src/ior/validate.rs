@@ -105,7 +105,7 @@ pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
                 .into(),
         );
     }
-    if p.stonewall_wear_out && p.deadline_for_stonewalling_s == 0 {
+    if p.stonewall_wear_out && p.deadline_for_stonewalling_s == 0.0 {
         return Err("-O stoneWallingWearOut=1 needs a stonewall deadline: add -D SECONDS".into());
     }
     // The engine's options and their demands on the sizes (O_DIRECT, msync).
@@ -252,7 +252,7 @@ mod tests {
         (|p| { p.write_file = false; p.check_read = true; p.time_stamp_signature = Some(27) }, &[]),
         (|p| p.check_read = true, &[]),
         (|p| { status_file(p); p.keep_file = true; p.write_file = false }, &[]),
-        (|p| { p.stonewall_wear_out = true; p.deadline_for_stonewalling_s = 5 }, &[]),
+        (|p| { p.stonewall_wear_out = true; p.deadline_for_stonewalling_s = 5.0 }, &[]),
         (|p| { hard(p); api(p, "MMAP") }, &[]),
         (|p| { api(p, "MMAP"); p.fsync_per_write = true }, &[]),
         (|p| { p.unique_dir = true; p.file_per_proc = true }, &[]),

@@ -82,13 +82,13 @@ fn create(
     };
 
     let mut o = open(ctx, Operation::FileCreate, iteration, p.unique_dir)?;
-    let deadline = (p.stonewall_s > 0).then(|| o.start + p.stonewall_s * 1_000_000_000);
+    let deadline = (p.stonewall_s > 0.0).then(|| o.start + (p.stonewall_s * 1e9) as u64);
     let mut sweep = Sweep::new(iteration, Kind::File, Step::Create, order, full);
     sweep.deadline = deadline;
     let done = run_items(ctx, &sweep, &mut o.rec, &mut make)?;
     let mut extra = Extra::default();
     let mut limit = full;
-    if p.stonewall_s > 0 {
+    if p.stonewall_s > 0.0 {
         let comm = ctx.comm;
         let max = comm.all_reduce_u64(done, ReduceOp::Max)?;
         let time_s = (now_ns() - o.start) as f64 / 1e9;
@@ -123,7 +123,7 @@ fn create(
         extra.stonewall = Some(sw);
     }
     close(ctx, Operation::FileCreate, iteration, o, extra)?;
-    if let (Some(path), 0, true) = (&p.status_file, ctx.rank(), p.stonewall_s > 0) {
+    if let (Some(path), 0, true) = (&p.status_file, ctx.rank(), p.stonewall_s > 0.0) {
         // A bare decimal, as mdtest's StoreStoneWallingIterations.
         std::fs::write(path, limit.to_string())
             .map_err(|err| MdError::io("write stonewall status file", path, err))?;

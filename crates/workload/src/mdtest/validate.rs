@@ -51,14 +51,14 @@ pub fn validate(p: &MdtestParams, tasks: usize) -> Result<(Shape, Vec<String>), 
             ));
         }
     }
-    if p.stonewall_s > 0 && p.branch > 1 {
+    if p.stonewall_s > 0.0 && p.branch > 1 {
         return Err(format!(
             "-W with -b {}: the stonewall works with a branching factor of at most 1 (as in \
              mdtest: the create order and the stat order of the items differ otherwise)",
             p.branch
         ));
     }
-    if p.stonewall_s > 0 && shape.loops > 1 {
+    if p.stonewall_s > 0.0 && shape.loops > 1 {
         return Err(format!(
             "-W with -n {} and -I {}: the stonewall works in one test directory (mdtest would \
              create only the first of the {}); give -n or -I, not both",
@@ -94,13 +94,13 @@ fn warnings(p: &MdtestParams) -> Vec<String> {
     let ph = &p.phases;
     let mut w = Vec::new();
     let creates_files = ph.create && p.files;
-    if p.stonewall_s > 0 && !creates_files {
+    if p.stonewall_s > 0.0 && !creates_files {
         w.push(
             "-W: the stonewall applies to the file create phase, which this run does not have"
                 .into(),
         );
     }
-    if p.status_file.is_some() && ph.create && p.stonewall_s == 0 {
+    if p.status_file.is_some() && ph.create && p.stonewall_s == 0.0 {
         w.push("-x: a create run writes the status file only with -W (as mdtest)".into());
     }
     if p.sync_file && (p.write_bytes == 0 || !creates_files) {
@@ -158,8 +158,8 @@ mod tests {
         (|p| { p.dirs = vec!["a".into(), "b".into()]; p.unique_dir = true; p.nstride = 1 }, "-d with 2 directories cannot be combined with -N"),
         (|p| { p.dirs = vec!["a".into(), "b".into(), "c".into()]; p.unique_dir = true }, "-d names 3 directories but there are only 2"),
         (|p| p.dirs = vec![PathBuf::new()], "-d: empty"),
-        (|p| { p.stonewall_s = 5; p.depth = 1; p.branch = 2 }, "-W with -b 2"),
-        (|p| { p.stonewall_s = 5; p.items_per_dir = 10 }, "-W with -n 100 and -I 10"),
+        (|p| { p.stonewall_s = 5.0; p.depth = 1; p.branch = 2 }, "-W with -b 2"),
+        (|p| { p.stonewall_s = 5.0; p.items_per_dir = 10 }, "-W with -n 100 and -I 10"),
         (|p| { p.verify_read = true; p.phases.read = false }, "-X (--verify-read) needs the file read phase"),
         (|p| { p.verify_read = true; p.files = false }, "-X (--verify-read) needs the file read phase"),
         (|p| p.verify_read = true, "-X (--verify-read) needs -e > 0"),
@@ -172,12 +172,12 @@ mod tests {
     const VALID: &[(Edit, &[&str])] = &[
         (|_| {}, &[]),
         (|p| { p.items = 0; p.items_per_dir = 100; p.depth = 2; p.branch = 3; p.unique_dir = true }, &[]),
-        (|p| { p.stonewall_s = 2; p.depth = 3; p.branch = 1; p.leaf_only = true }, &[]),
+        (|p| { p.stonewall_s = 2.0; p.depth = 3; p.branch = 1; p.leaf_only = true }, &[]),
         (|p| { p.verify_read = true; p.read_bytes = 3901; p.write_bytes = 3901 }, &[]),
         (|p| { p.verify_read = true; p.read_bytes = 8; p.phases.create = false; p.seed = Some(7) }, &[]),
         (|p| { p.dirs = vec!["a".into(), "b".into()]; p.unique_dir = true }, &[]),
         (|p| { p.engine = EngineConfig::new("DUMMY"); delay_create(p, 10) }, &[]),
-        (|p| { p.stonewall_s = 2; p.files = false }, &["-W: "]),
+        (|p| { p.stonewall_s = 2.0; p.files = false }, &["-W: "]),
         (|p| { p.status_file = Some("sw".into()) }, &["-x: "]),
         (|p| { p.sync_file = true; p.time_unique_dir_overhead = true }, &["-y: ", "-t "]),
         (|p| { p.files = true; p.dirs_too = false }, &[]),
