@@ -51,10 +51,15 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
         let listed = |list: &[String], s: &str| list.iter().any(|l| l == s);
         let taken = |s: &&str| !listed(&all_engine, s) || listed(&accepted, s);
         if let Some(module) = engine::module_of(name) {
-            // A near miss of an engine's option gets a suggestion; other module options are
-            // refused.
+            // A near miss of an engine's option of the same module gets a suggestion
+            // (`--posix.odirekt`); other module options are refused (`--hdfs.odirect` is
+            // IOR's HDFS option, not a typo).
             let near = text::suggest(name, all_engine.iter().map(String::as_str));
-            if let Some(s) = near.filter(taken) {
+            let same_module = |s: &&str| {
+                let m = s.trim_start_matches('-').split('.').next().unwrap_or("");
+                m.eq_ignore_ascii_case(module)
+            };
+            if let Some(s) = near.filter(taken).filter(same_module) {
                 return format!("unknown option {shown}; did you mean {s}?");
             }
             return format!("{shown} is not supported: {}", (t.module_refusal)(module));

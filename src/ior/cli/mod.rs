@@ -316,6 +316,7 @@ mod tests {
         ("--blocksize=1m", "ior: unknown option --blocksize; did you mean --blockSize?"),
         ("--transfersize 1m", "ior: unknown option --transfersize; did you mean --transferSize?"),
         ("--posix.odirekt", "ior: unknown option --posix.odirekt; did you mean --posix.odirect?"),
+        ("--hdfs.odirect", "ior: --hdfs.odirect is not supported: "),
         ("--stoneWallingWearOut=1", "ior: unknown option --stoneWallingWearOut; stoneWallingWearOut is an -O key: use -O stoneWallingWearOut="),
         ("--frobnicate", "ior: unknown option --frobnicate"),
         ("-J", "ior: unknown option -J; see"),
