@@ -4,6 +4,8 @@
 //! on thread ranks (`world`), and hand results to the sinks. Each command lives in the directory of its tool (`ior/`, `mdtest/`, `find/`, `io500/`).
 
 mod cli;
+#[cfg(test)]
+mod compat;
 mod find;
 mod fs_line;
 mod io500;

@@ -54,7 +54,7 @@ Examples:
 ";
 
 /// Accepted pfind options iogauge does not provide, with the reason.
-const REFUSED: [(&str, &str); 8] = [
+pub const REFUSED: [(&str, &str); 8] = [
     ("-H", "splitting one directory between ranks (pfind -H) is not provided"),
     ("-e", "iogauge never deletes files it did not create (pfind -e erases matches)"),
     ("-E", "iogauge never deletes directories it did not create (pfind -E)"),
@@ -66,7 +66,7 @@ const REFUSED: [(&str, &str); 8] = [
 ];
 
 /// Every option and predicate name, for suggestions.
-const KNOWN: [&str; 12] = [
+pub const KNOWN: [&str; 12] = [
     "-newer", "-size", "-name", "-C", "-N", "-P", "-q", "-D", "--tasks", "--json", "--help", "-h",
 ];
 

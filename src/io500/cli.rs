@@ -58,7 +58,7 @@ result.json (iogauge's result document, rewritten after every phase). It removes
 wrote; it never removes what it did not create. See docs/io500.md.
 ";
 
-const KNOWN: [&str; 17] = [
+pub const KNOWN: [&str; 17] = [
     "--tasks",
     "--dry-run",
     "--list",

@@ -2,7 +2,7 @@
 //! `--list`, `--verify` and `--config-hash`, or runs the phases through
 //! `workload::io500::run` with the thread-rank driver, and reports where the results are.
 
-mod cli;
+pub mod cli;
 pub mod driver;
 pub mod quick;
 mod result_dir;
