@@ -11,3 +11,4 @@ mod mdtest;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod store;
+mod values;
