@@ -43,13 +43,14 @@ pub struct Given<'a> {
     pub key: bool,
 }
 
-/// Refuses a k..p suffix on an `-O` key that IOR reads with `atoi`, which would drop it
-/// (`-O repetitions=1k` is 1 there, `-i 1k` 1024): the meaning would differ.
-pub(super) fn atoi_suffix(shown: &str, text: &str, key: bool) -> Result<(), String> {
+/// Refuses a k..p suffix where IOR reads the value with `atoi`, which would drop it: `-O` keys
+/// other than the sizes and a flag's explicit value (`-O repetitions=1k` and `-v=1k` are 1
+/// there, `-i 1k` is 1024), so the meaning would differ. `atoi`: the value is read so.
+pub(super) fn atoi_suffix(shown: &str, text: &str, atoi: bool) -> Result<(), String> {
     let suffixed = text.trim().ends_with(|c: char| c.is_ascii_alphabetic());
-    if key && suffixed && parse_signed(text).is_ok() {
+    if atoi && suffixed && parse_signed(text).is_ok() {
         return Err(format!(
-            "{shown}={text}: IOR reads this -O key as a plain integer and would drop the \
+            "{shown}={text}: IOR reads this value as a plain integer and would drop the \
              suffix; write the number without it"
         ));
     }

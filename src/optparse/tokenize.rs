@@ -115,8 +115,9 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
     ) -> Step {
         match spec.arg {
             Arg::Flag => {
+                // IOR reads a flag's value with atoi, on the command line too.
                 if let Some(v) = inline {
-                    atoi_suffix(shown, v, key)?;
+                    atoi_suffix(shown, v, true)?;
                 }
                 let given = flag_value(shown, inline)?;
                 self.fields.slot(spec.target).set(given);

@@ -67,7 +67,7 @@ fn misread_values_are_refused_naming_option_and_value() {
         ("ior -F=yes", "ior: -F: \"yes\" is not an integer"),
         (
             "ior -O repetitions=1k",
-            "ior: -O repetitions=1k: IOR reads this -O key as a plain integer",
+            "ior: -O repetitions=1k: IOR reads this value as a plain integer",
         ),
         (
             "mdtest -n 2.5k",

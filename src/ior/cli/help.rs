@@ -43,8 +43,9 @@ Where iogauge differs from IOR:
   - A stonewall status file without -k keeps the files (IOR refuses the combination).
   - -u requires -F. -q (quitOnError) is an iogauge option; IOR dropped it.
   - IOR's environment variables (IOR_HINT__*, IOR_FAKE_NODES) are not read; use --fake-nodes.
-  - -O keys that IOR reads as plain integers refuse a k..p suffix (-O repetitions=1k is 1 in
-    IOR but -i 1k is 1024); -O blockSize, transferSize and segmentCount take suffixes.
+  - -O keys and flag values (-v=3) that IOR reads as plain integers refuse a k..p suffix
+    (-O repetitions=1k is 1 in IOR but -i 1k is 1024); -O blockSize, transferSize and
+    segmentCount take suffixes.
   - Bad input exits with status 2 before any file is touched. docs/compat.md lists every IOR
     option and what iogauge does with it.";
 
