@@ -87,6 +87,31 @@ fn number(name: &str, text: &str) -> Result<usize, String> {
         .map_err(|_| usage(format!("{name} {text}: expected a whole number")))
 }
 
+/// pfind's flags: `-C`, `-N`, `-P`, bare or with a value (`-C=0`), as IOR's option.c reads
+/// them.
+fn flag_name(arg: &str) -> Option<&'static str> {
+    let name = arg.split('=').next().unwrap_or(arg);
+    ["-C", "-N", "-P"].into_iter().find(|f| *f == name)
+}
+
+/// A flag's state: on when bare, else its value's (`-C=0` off; negative is 0, as option.c;
+/// atoi would drop a suffix, so one is refused).
+fn flag_value(arg: &str, name: &str) -> Result<bool, String> {
+    let Some(v) = arg.strip_prefix(name).and_then(|r| r.strip_prefix('=')) else {
+        return Ok(true);
+    };
+    let bad = || {
+        usage(format!(
+            "{arg}: expected a plain integer (0 turns {name} off)"
+        ))
+    };
+    let suffixed = v.ends_with(|c: char| c.is_ascii_alphabetic());
+    match text::parse_signed(v) {
+        Ok(n) if !suffixed => Ok(n > 0),
+        _ => Err(bad()),
+    }
+}
+
 /// `-q10000`, `-q10k`: a short option with its number attached.
 fn is_attached_number(arg: &str, name: &str) -> bool {
     arg.strip_prefix(name)
@@ -120,9 +145,15 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
         };
         match arg {
             "-h" | "--help" => cmd.help = true,
-            "-C" => cmd.params.count_only = true,
-            "-N" => cmd.params.steal_next = true,
-            "-P" => cmd.params.per_rank = true,
+            a if flag_name(a).is_some() => {
+                let name = flag_name(a).unwrap_or_default();
+                let on = flag_value(a, name)?;
+                match name {
+                    "-C" => cmd.params.count_only = on,
+                    "-N" => cmd.params.steal_next = on,
+                    _ => cmd.params.per_rank = on,
+                }
+            }
             "-newer" | "-size" | "-name" => {
                 saw_predicate = true;
                 let twice = || usage(format!("{arg} is given twice; give each predicate once"));
@@ -255,6 +286,8 @@ mod tests {
         assert_eq!(c.json, Some("x.json".into()));
         assert_eq!(p("d -q50 -D rates").unwrap().params.queue_length, 50);
         assert_eq!(p("d -q 10k").unwrap().params.queue_length, 10240);
+        let c = p("d -C=1 -N=0 -P -P=-1").unwrap().params;
+        assert!(c.count_only && !c.steal_next && !c.per_rank);
         assert_eq!(p("d -q10k").unwrap().params.queue_length, 10240);
         assert_eq!(p("d -q 20 -q 30").unwrap().params.queue_length, 30);
         assert_eq!(
@@ -285,6 +318,8 @@ mod tests {
             ("d -q 5", "at least 10"),
             ("d -q x", "-q x: expected a whole number"),
             ("d -q 1.5k", "-q 1.5k: expected a whole number"),
+            ("d -C=yes", "-C=yes: expected a plain integer"),
+            ("d -N=1k", "-N=1k: expected a plain integer"),
             ("d --tasks two", "--tasks two"),
             ("d -name a -name b", "-name is given twice"),
             (
