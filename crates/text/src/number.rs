@@ -119,7 +119,8 @@ pub fn parse_signed(text: &str) -> Result<i64, String> {
 
 /// A time (seconds, minutes): a decimal fraction (`0.5`, `.25`, `-1.5`) or an integer with
 /// [`parse_signed`]'s suffixes (`1k` = 1024, as IOR reads it). IOR's parser cuts `0.5` to 0;
-/// here it is half a unit. Exponents, `inf` and `nan` are refused.
+/// here it is half a unit. Exponents, `inf` and `nan` are refused, and so are fractions
+/// beyond 2^53 (they would not be a time anyone waits for, and `Duration` cannot hold all).
 pub fn parse_decimal(text: &str) -> Result<f64, String> {
     if let Ok(n) = parse_signed(text) {
         return Ok(n as f64);
@@ -127,7 +128,8 @@ pub fn parse_decimal(text: &str) -> Result<f64, String> {
     let t = text.trim();
     let plain = is_fraction(t) && !t.ends_with(|c: char| c.is_ascii_alphabetic());
     match t.parse::<f64>() {
-        Ok(v) if plain => Ok(v),
+        Ok(v) if plain && v.abs() <= (1u64 << 53) as f64 => Ok(v),
+        Ok(_) if plain => Err(format!("\"{text}\" is out of range")),
         _ => Err(format!(
             "\"{text}\" is not a number (expected a decimal such as 5, 0.5 or 1k)"
         )),
@@ -219,6 +221,9 @@ mod tests {
         assert_eq!(parse_decimal("5"), Ok(5.0));
         assert_eq!(parse_decimal("-1.5"), Ok(-1.5));
         assert_eq!(parse_decimal("1k"), Ok(1024.0));
+        assert!(parse_decimal("99999999999999999999.5")
+            .unwrap_err()
+            .contains("out of range"));
         for bad in ["", "x", "0.5k", "1e3", "inf", "nan", ".", "1.2.3", "0x1"] {
             let e = parse_decimal(bad).unwrap_err();
             assert!(e.contains("is not a number"), "{bad}: {e}");

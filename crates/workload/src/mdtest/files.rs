@@ -82,7 +82,8 @@ fn create(
     };
 
     let mut o = open(ctx, Operation::FileCreate, iteration, p.unique_dir)?;
-    let deadline = (p.stonewall_s > 0.0).then(|| o.start + (p.stonewall_s * 1e9) as u64);
+    let deadline =
+        (p.stonewall_s > 0.0).then(|| o.start.saturating_add((p.stonewall_s * 1e9) as u64));
     let mut sweep = Sweep::new(iteration, Kind::File, Step::Create, order, full);
     sweep.deadline = deadline;
     let done = run_items(ctx, &sweep, &mut o.rec, &mut make)?;
