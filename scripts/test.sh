@@ -32,7 +32,10 @@ cargo build --release --locked 2>&1 | tail -n 3
 # Pass 2, the MPI build (`--features mpi`): the same integration tests plus tests/mpi, which
 # run iogauge under a real `mpirun --oversubscribe` with 2 and 4 ranks.
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# Runs the tests start store into a result store of their own, never the user's.
+data_home=$(mktemp -d)
+trap 'rm -f "$log"; rm -rf "$data_home"' EXIT
+export XDG_DATA_HOME=$data_home
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 set +e
 cargo test --release --locked --workspace --lib --bins --tests 2>&1 | tee "$log"

@@ -12,6 +12,10 @@ Examples:
   iogauge ior --help                                             every IOR option iogauge supports
   iogauge mdtest --tasks 4 -n 2000 -F -u -d /tmp/md              mdtest-compatible metadata test
   iogauge find --tasks 2 /data -newer /r/ts -size 3901c -name '*01*' -C   IO500 find (pfind semantics)
+  iogauge runs                                                   the stored runs (every run is stored)
+  iogauge compare 42 57 --fail-if-slower 5%                      phase by phase; exit 1 on a regression
+  iogauge report 42 -o run42.html                                one self-contained HTML file with charts
+  iogauge import results/2024.11.11-00.01.32/                    store an IO500 result directory
 
 Exit status: 0 success; 1 the benchmark ran but failed (I/O or verification error);
 2 bad usage or bad input, found before any I/O.";
@@ -42,6 +46,22 @@ pub struct Cli {
     /// line to PATH: a log for debugging
     #[arg(long, value_name = "PATH")]
     pub events: Option<std::path::PathBuf>,
+    /// Write iogauge's result document to PATH (also after a workload's own options)
+    #[arg(long, value_name = "PATH")]
+    pub json: Vec<std::path::PathBuf>,
+    /// The result store [default: $XDG_DATA_HOME/iogauge/results.sqlite]; anywhere on the line
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<std::path::PathBuf>,
+    /// Do not store the run; anywhere on the line
+    #[arg(long)]
+    pub no_store: bool,
+    /// Label the run (repeatable); with runs and scaling, show only runs with the label;
+    /// anywhere on the line
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub label: Vec<String>,
+    /// No terminal output but errors and warnings; anywhere on the line
+    #[arg(long)]
+    pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -78,4 +98,69 @@ pub enum Command {
     },
     /// Print the JSON Schema of the result document (--json, result.json; docs/results.md)
     Schema,
+    /// List the stored runs: id, when, host, workload, labels, headline figures
+    Runs {
+        /// Only runs of this workload (ior, mdtest, find, io500)
+        #[arg(long)]
+        workload: Option<String>,
+        /// Only runs on this host
+        #[arg(long)]
+        host: Option<String>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// One stored run in full: parameters, environment, every phase, scores, warnings
+    Show {
+        id: i64,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Stored runs side by side per phase; the first is the baseline
+    Compare {
+        #[arg(num_args = 2.., required = true)]
+        ids: Vec<i64>,
+        /// Exit with status 1 when a phase of a later run is more than P % slower than the
+        /// first run's (for CI)
+        #[arg(long, value_name = "P%")]
+        fail_if_slower: Option<String>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Per-rank and aggregate figures against the rank or node count, with the parallel
+    /// efficiency: of the runs named, or of the runs with the --label given
+    Scaling {
+        ids: Vec<i64>,
+        /// What to scale over [default: nodes when they differ, else ranks]
+        #[arg(long, value_enum)]
+        by: Option<ScaleOver>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// One self-contained HTML file: a run, or a comparison of several
+    Report {
+        #[arg(num_args = 1.., required = true)]
+        ids: Vec<i64>,
+        /// The HTML file to write
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: std::path::PathBuf,
+    },
+    /// Store IO500 result directories (official io500 or iogauge) or iogauge JSON documents
+    Import {
+        #[arg(num_args = 1.., required = true, value_name = "PATH")]
+        paths: Vec<std::path::PathBuf>,
+    },
+}
+
+/// How `runs`, `show`, `compare` and `scaling` print.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScaleOver {
+    Ranks,
+    Nodes,
 }

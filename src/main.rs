@@ -8,6 +8,7 @@ mod cli;
 mod compat;
 mod find;
 mod fs_line;
+mod global_opts;
 mod io500;
 mod ior;
 mod launcher;
@@ -15,6 +16,8 @@ mod mdtest;
 mod optparse;
 mod outputs;
 mod sinks;
+mod stored;
+mod storing;
 mod world;
 
 use std::process::ExitCode;
@@ -23,7 +26,24 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     measure::init();
-    let cli = cli::Cli::parse();
+    let (args, opts) = match global_opts::extract(std::env::args().skip(1).collect()) {
+        Ok(split) => split,
+        Err(e) => {
+            eprintln!("iogauge: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let storing = match storing::Storing::from_opts(&opts) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("iogauge: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if opts.quiet {
+        quiet_stdout();
+    }
+    let cli = cli::Cli::parse_from(std::iter::once("iogauge".to_string()).chain(args));
     #[cfg(feature = "mpi")]
     let launched = launcher::launched(|k| std::env::var(k).ok());
     #[cfg(feature = "mpi")]
@@ -56,17 +76,35 @@ fn main() -> ExitCode {
             round_robin: false,
         },
         events: cli.events,
+        json: cli.json,
+        storing,
     };
+    use cli::Command as C;
     let code = match cli.command {
-        cli::Command::Ior { args } => ior::main(&args, &global),
-        cli::Command::Mdtest { args } => mdtest::main(&args, &global),
-        cli::Command::Find { args } => find::main(&args, &global),
-        cli::Command::Io500 { args } => io500::main(&args, &global),
-        cli::Command::Schema => {
+        C::Ior { args } => ior::main(&args, &global),
+        C::Mdtest { args } => mdtest::main(&args, &global),
+        C::Find { args } => find::main(&args, &global),
+        C::Io500 { args } => io500::main(&args, &global),
+        C::Schema => {
             print!("{}", results::json_schema_text());
             0
         }
+        C::Runs {
+            workload,
+            host,
+            format,
+        } => stored::runs(&global, workload, host, format),
+        C::Show { id, format } => stored::show(&global, id, format),
+        C::Compare {
+            ids,
+            fail_if_slower,
+            format,
+        } => stored::compare(&global, &ids, fail_if_slower.as_deref(), format),
+        C::Scaling { ids, by, format } => stored::scaling(&global, &ids, by, format),
+        C::Report { ids, output } => stored::report(&global, &ids, &output),
+        C::Import { paths } => stored::import(&global, &paths),
     };
+    global.storing.print_closing();
     #[cfg(feature = "mpi")]
     if let Some(mpi) = mpi {
         // Rank 0 failed in a run and has saved its results: the other ranks may be waiting
@@ -91,4 +129,14 @@ fn start_mpi(launched: Option<&launcher::Launched>) -> Result<exec::mpi::Mpi, u8
     }
     world::use_mpi(mpi.world().clone());
     Ok(mpi)
+}
+
+/// `--quiet`: standard output goes nowhere from here on (errors and warnings, on standard
+/// error, still show).
+fn quiet_stdout() {
+    use std::os::fd::AsRawFd;
+    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+        // SAFETY: both descriptors are open; dup2 replaces stdout's with /dev/null's.
+        unsafe { libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO) };
+    }
 }

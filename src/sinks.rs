@@ -1,6 +1,7 @@
 //! Which sinks a run gets besides its workload's own formats: the result document (`--json`,
-//! the IO500's result.json) and the event log (`--events`). A new output (the store, a
-//! progress display, a metrics endpoint) is one new file in `sinks/` and one line here.
+//! the IO500's result.json), the event log (`--events`) and the result store (last, so its
+//! closing line is the run's last). A new output (a progress display, a metrics endpoint) is
+//! one new file in `sinks/` and one line here.
 //! Only the process that reports (thread ranks, or MPI rank 0) gets any.
 
 mod event_log;
@@ -18,11 +19,16 @@ pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> F
         return Fanout::default();
     }
     let mut sinks = own;
+    let json: Vec<PathBuf> = json
+        .into_iter()
+        .chain(global.json.iter().cloned())
+        .collect();
     if !json.is_empty() {
         sinks.push(Box::new(JsonFiles::new(json)));
     }
     if let Some(path) = &global.events {
         sinks.push(Box::new(event_log::EventLog::new(path)));
     }
+    sinks.extend(global.storing.sink());
     Fanout::new(sinks)
 }

@@ -79,13 +79,18 @@ pub fn abort_if_root_failed(code: i32) {
     }
 }
 
-/// The options given before the command, for every command.
-#[derive(Debug, Clone, Default)]
+/// The options every command takes (`--tasks` and `--fake-nodes` before the command; the
+/// others anywhere on the line, see `global_opts`).
+#[derive(Debug, Default)]
 pub struct Global {
     /// `--tasks`, `--fake-nodes`.
     pub setup: RankSetup,
     /// `--events PATH`: the event log.
     pub events: Option<std::path::PathBuf>,
+    /// `--json PATH` given before the command: more copies of the result document.
+    pub json: Vec<std::path::PathBuf>,
+    /// `--db`, `--no-store`, `--label` and the store opened for the run.
+    pub storing: crate::storing::Storing,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -194,8 +199,14 @@ pub fn exit_early(code: u8) -> u8 {
 }
 
 /// This process is ready to run; `Err(code)` if another MPI rank stopped before the run.
-/// Every path through a command's checks ends in exactly one `proceed` or `exit_early`.
-pub fn proceed() -> Result<(), u8> {
+/// Every path through a command's checks ends in exactly one `proceed` or `exit_early`. The
+/// reporting process opens the result store here, the last check before the run.
+pub fn proceed(global: &Global) -> Result<(), u8> {
+    if is_root() {
+        if let Err(e) = global.storing.prepare() {
+            return Err(bad_input(format!("iogauge: {e}")));
+        }
+    }
     agree(None)
 }
 

@@ -48,7 +48,7 @@ pub fn main(args: &[String], global: &Global) -> u8 {
     if let Err(e) = crate::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())]) {
         return usage(format!("find: {e}"));
     }
-    if let Err(code) = crate::world::proceed() {
+    if let Err(code) = crate::world::proceed(global) {
         return code;
     }
     run(&cmd, &setup, global)

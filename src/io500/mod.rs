@@ -175,6 +175,12 @@ fn execute(
         Ok(p) => p,
         Err(e) => return usage(e),
     };
+    // The result store is the last check: a run that writes nothing is not stored.
+    if !s.dry_run && !s.cleanup_only {
+        if let Err(e) = global.storing.prepare() {
+            return usage(e);
+        }
+    }
     let mut json = Vec::new();
     if !s.dry_run && !s.cleanup_only {
         json.push(layout.result_path("result.json"));

@@ -103,7 +103,7 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         },
         None => Box::new(std::io::stdout()),
     };
-    if let Err(code) = crate::world::proceed() {
+    if let Err(code) = crate::world::proceed(global) {
         return code;
     }
     if crate::world::is_root() {

@@ -83,7 +83,7 @@ pub fn main(args: &[String], global: &Global) -> u8 {
             ));
         }
     }
-    if let Err(code) = crate::world::proceed() {
+    if let Err(code) = crate::world::proceed(global) {
         return code;
     }
     run(

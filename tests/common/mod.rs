@@ -30,7 +30,14 @@ impl Run {
     }
 }
 
+/// The binary under test. Every run it makes stores into a result store under the target
+/// directory, never the user's (`XDG_DATA_HOME` for the processes the tests start).
 pub fn bin() -> PathBuf {
+    static DATA_HOME: std::sync::Once = std::sync::Once::new();
+    DATA_HOME.call_once(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-data");
+        std::env::set_var("XDG_DATA_HOME", dir);
+    });
     PathBuf::from(env!("CARGO_BIN_EXE_iogauge"))
 }
 

@@ -33,6 +33,11 @@ fn rules() -> &'static [(Regex, &'static str)] {
                 r#"("(Capacity|Used Capacity|Inodes|Used Inodes)": )"[^"]*""#,
                 "${1}\"<FS>\"",
             ),
+            // the result store's id of the run
+            (
+                r"(stored as run )\d+(: iogauge report )\d+",
+                "${1}<ID>${2}<ID>",
+            ),
             // find's work stealing depends on timing
             (r"(directories stolen: )\d+", "${1}<n>"),
             // floats (C's %f, %e and Rust's)

@@ -43,11 +43,21 @@ fn quick_run_shows_the_table_and_the_score_and_no_error_lines() {
         .filter(|l| l.starts_with("[RESULT]") || l.starts_with("[      ]"))
         .collect();
     assert_eq!(table.len(), 14, "{stdout}");
-    let ran_out = lines.iter().filter(|l| l.contains("its data ran out")).count();
+    let ran_out = lines
+        .iter()
+        .filter(|l| l.contains("its data ran out"))
+        .count();
     let marked = table.iter().filter(|l| l.contains("INVALID")).count();
-    assert_eq!(marked, ran_out, "only a phase that ran out of data is marked:\n{stdout}");
+    assert_eq!(
+        marked, ran_out,
+        "only a phase that ran out of data is marked:\n{stdout}"
+    );
     let score = lines.iter().find(|l| l.starts_with("[SCORE ]")).unwrap();
-    let quick = if ran_out == 0 { " [QUICK]" } else { " [QUICK] [INVALID]" };
+    let quick = if ran_out == 0 {
+        " [QUICK]"
+    } else {
+        " [QUICK] [INVALID]"
+    };
     assert!(score.ends_with(quick), "{score}");
     assert_eq!(
         lines.last().copied(),
@@ -58,11 +68,15 @@ fn quick_run_shows_the_table_and_the_score_and_no_error_lines() {
     let res = d.path().join("results/Q1");
     let txt = std::fs::read_to_string(res.join("result.txt")).unwrap();
     assert!(
-        txt.lines().any(|l| l == "; ERROR INVALID stonewall-time 5s != 300s"),
+        txt.lines()
+            .any(|l| l == "; ERROR INVALID stonewall-time 5s != 300s"),
         "{txt}"
     );
     let summary = std::fs::read_to_string(res.join("result_summary.txt")).unwrap();
-    assert!(summary.lines().last().unwrap().ends_with(" [INVALID]"), "{summary}");
+    assert!(
+        summary.lines().last().unwrap().ends_with(" [INVALID]"),
+        "{summary}"
+    );
     assert!(listing(&res).contains(&"result.json".to_string()));
     assert!(!data.exists(), "the data is removed: {:?}", listing(&data));
 }

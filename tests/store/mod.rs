@@ -2,6 +2,8 @@
 //! equal, and an iogauge IO500 result directory imports from its result.json and, without it,
 //! from its result.txt with the same scores.
 
+mod cli;
+
 use std::path::Path;
 
 use results::RunResult;

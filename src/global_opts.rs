@@ -1,0 +1,96 @@
+//! iogauge's own options that every command takes anywhere on its line: before the command,
+//! after it, or among IOR- and mdtest-style flags (`iogauge ior -w -t 1m --label run=3 -o f`).
+//! They are taken out of the arguments before anything else parses them; their names are no
+//! option of IOR, mdtest, pfind or the IO500, so nothing is taken from a tool. A bare `--`
+//! ends them: what follows belongs to another command line.
+
+use std::path::PathBuf;
+
+/// The options found, as given.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct GlobalOpts {
+    /// `--db PATH`: the result store (default: in the user's data directory).
+    pub db: Option<PathBuf>,
+    /// `--no-store`: do not store the run.
+    pub no_store: bool,
+    /// `--label KEY=VALUE`, repeatable, in order.
+    pub labels: Vec<String>,
+    /// `--quiet`: no terminal output but errors.
+    pub quiet: bool,
+}
+
+/// Splits `args` (without the program name) into the rest and the global options. Err is
+/// the message for bad usage.
+pub fn extract(args: Vec<String>) -> Result<(Vec<String>, GlobalOpts), String> {
+    let mut opts = GlobalOpts::default();
+    let mut rest = Vec::with_capacity(args.len());
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        if arg == "--" {
+            rest.push(arg);
+            rest.extend(it.by_ref());
+            break;
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (arg.as_str(), None),
+        };
+        let mut value = |what: &str| -> Result<String, String> {
+            match inline.clone().or_else(|| it.next()) {
+                Some(v) if !v.is_empty() => Ok(v),
+                _ => Err(format!("{name} needs {what}")),
+            }
+        };
+        match name {
+            "--db" => opts.db = Some(PathBuf::from(value("a file name")?)),
+            "--label" => opts.labels.push(value("KEY=VALUE")?),
+            "--no-store" | "--quiet" if inline.is_some() => {
+                return Err(format!("{name} takes no value"));
+            }
+            "--no-store" => opts.no_store = true,
+            "--quiet" => opts.quiet = true,
+            _ => rest.push(arg),
+        }
+    }
+    Ok((rest, opts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(line: &str) -> Result<(Vec<String>, GlobalOpts), String> {
+        extract(line.split_whitespace().map(String::from).collect())
+    }
+
+    #[test]
+    fn found_anywhere_before_a_bare_double_dash() {
+        let (rest, o) = split(
+            "--label a=1 ior -w --db /tmp/x.db -t 1m --label=b=2 --quiet -o f --no-store -- --quiet",
+        )
+        .unwrap();
+        assert_eq!(rest, ["ior", "-w", "-t", "1m", "-o", "f", "--", "--quiet"]);
+        assert_eq!(o.db, Some(PathBuf::from("/tmp/x.db")));
+        assert_eq!(o.labels, ["a=1", "b=2"]);
+        assert!(o.quiet && o.no_store);
+    }
+
+    #[test]
+    fn tool_options_stay() {
+        let line = "mdtest -n 10 --json r.json -d /tmp/md --tasks 2 -O x=1";
+        let (rest, o) = split(line).unwrap();
+        assert_eq!(rest.join(" "), line);
+        assert_eq!(o, GlobalOpts::default());
+    }
+
+    #[test]
+    fn bad_usage() {
+        assert_eq!(split("ior --db").unwrap_err(), "--db needs a file name");
+        assert_eq!(split("ior --db=").unwrap_err(), "--db needs a file name");
+        assert_eq!(split("ior --label").unwrap_err(), "--label needs KEY=VALUE");
+        assert_eq!(
+            split("--quiet=1 ior").unwrap_err(),
+            "--quiet takes no value"
+        );
+    }
+}

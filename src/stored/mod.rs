@@ -1,0 +1,80 @@
+//! The commands over the result store: `runs`, `show`, `compare`, `scaling`, `report` and
+//! `import`. They read runs from the store (`crates/store`) and hand the documents to the
+//! reports (`crates/report`); nothing here computes a figure.
+
+mod import;
+mod views;
+
+use std::collections::BTreeMap;
+
+use store::{RunId, Store, StoredRun};
+
+use crate::world::Global;
+
+pub use import::import;
+pub use views::{compare, report, runs, scaling, show};
+
+/// Bad usage or bad input: the message, exit status 2.
+fn usage(message: impl std::fmt::Display) -> u8 {
+    eprintln!("iogauge {message}");
+    2
+}
+
+/// The store of the global options, for a command that reads it.
+fn open(global: &Global, command: &str) -> Result<Store, u8> {
+    global
+        .storing
+        .open()
+        .map_err(|e| usage(format!("{command}: {e}")))
+}
+
+/// Runs loaded by id, in the order given, with what the reports need of the store.
+struct Loaded {
+    runs: Vec<StoredRun>,
+    infos: Vec<report::RunInfo>,
+}
+
+impl Loaded {
+    fn read(store: &Store, ids: &[i64], command: &str) -> Result<Loaded, u8> {
+        let mut runs = Vec::with_capacity(ids.len());
+        for &id in ids {
+            match store.load(RunId(id)) {
+                Ok(r) => runs.push(r),
+                Err(store::StoreError::NotFound(_)) => {
+                    return Err(usage(format!(
+                        "{command}: no run {id} in {} (iogauge runs lists them)",
+                        store.path().display()
+                    )))
+                }
+                Err(e) => return Err(usage(format!("{command}: run {id}: {e}"))),
+            }
+        }
+        let infos = runs.iter().map(info).collect();
+        Ok(Loaded { runs, infos })
+    }
+
+    fn views(&self) -> Vec<report::Run<'_>> {
+        self.runs
+            .iter()
+            .zip(&self.infos)
+            .map(|(r, i)| report::Run::new(&r.doc, i))
+            .collect()
+    }
+}
+
+/// The store's facts about a run, as the reports take them: its id, labels and whether it
+/// reached its end.
+fn info(r: &StoredRun) -> report::RunInfo {
+    info_of(r.id, &r.labels, r.complete)
+}
+
+fn info_of(id: RunId, labels: &[store::Label], complete: bool) -> report::RunInfo {
+    report::RunInfo {
+        id: id.0.to_string(),
+        labels: labels
+            .iter()
+            .map(|l| (l.key.clone(), l.value.clone()))
+            .collect::<BTreeMap<_, _>>(),
+        complete,
+    }
+}

@@ -1,0 +1,178 @@
+//! `runs`, `show`, `compare`, `scaling` and `report`: stored runs through the report crate's
+//! models and renderers.
+
+use std::path::Path;
+
+use report::{Figure, ListedRun, Render};
+use store::Filter;
+
+use super::{info_of, open, usage, Loaded};
+use crate::cli::{Format, ScaleOver};
+use crate::world::Global;
+
+fn format(f: Format) -> report::Format {
+    match f {
+        Format::Table => report::Format::Table,
+        Format::Json => report::Format::Json,
+        Format::Csv => report::Format::Csv,
+    }
+}
+
+fn print(model: &(impl Render + ?Sized), f: Format) {
+    let text = report::render(model, format(f));
+    print!("{text}");
+    if !text.ends_with('\n') {
+        println!();
+    }
+}
+
+/// `iogauge runs`: the stored runs that match the filters (the global `--label`s among them),
+/// oldest first.
+pub fn runs(global: &Global, workload: Option<String>, host: Option<String>, f: Format) -> u8 {
+    let store = match open(global, "runs") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let filter = Filter {
+        labels: global.storing.labels.clone(),
+        workload,
+        host,
+    };
+    let listed = match store.list(&filter) {
+        Ok(l) => l,
+        Err(e) => return usage(format!("runs: {e}")),
+    };
+    let rows: Vec<ListedRun> = listed
+        .iter()
+        .map(|r| {
+            let info = info_of(r.id, &r.labels, r.complete);
+            ListedRun {
+                id: info.id,
+                when: r.started.clone(),
+                host: r.host.clone(),
+                workload: r.workload.clone(),
+                labels: info.labels,
+                complete: r.complete,
+                headline: r
+                    .figures
+                    .iter()
+                    .map(|fig| Figure {
+                        name: fig.name.clone(),
+                        value: fig.value,
+                        unit: fig.unit.clone(),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    if rows.is_empty() && f == Format::Table {
+        println!("no stored runs in {}", store.path().display());
+        return 0;
+    }
+    print(rows.as_slice(), f);
+    0
+}
+
+/// `iogauge show ID`.
+pub fn show(global: &Global, id: i64, f: Format) -> u8 {
+    let loaded = match open(global, "show").and_then(|s| Loaded::read(&s, &[id], "show")) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let views = loaded.views();
+    print(&report::summarize(&views[0]), f);
+    0
+}
+
+/// A threshold such as `5%`, `5` or `2.5 %`.
+fn percent(text: &str) -> Result<f64, String> {
+    let number = text.trim().trim_end_matches('%').trim();
+    match number.parse::<f64>() {
+        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
+        _ => Err(format!(
+            "--fail-if-slower {text}: expected a percentage such as 5%"
+        )),
+    }
+}
+
+/// `iogauge compare A B [C ...]`: the first run is the baseline; with `--fail-if-slower P%`
+/// the exit status is 1 when a phase of a later run is more than P % slower than A's.
+pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Format) -> u8 {
+    let threshold = match fail_if_slower.map(percent).transpose() {
+        Ok(t) => t,
+        Err(e) => return usage(format!("compare: {e}")),
+    };
+    let loaded = match open(global, "compare").and_then(|s| Loaded::read(&s, ids, "compare")) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let views = loaded.views();
+    print(&report::compare(&views), f);
+    let Some(p) = threshold else { return 0 };
+    let mut code = 0;
+    for candidate in &views[1..] {
+        let verdict = report::check(&views[0], candidate, p);
+        if !verdict.passed() {
+            eprint!("{}", report::render(&verdict, report::Format::Table));
+            code = 1;
+        }
+    }
+    code
+}
+
+/// `iogauge scaling [IDS]`: the runs named, or those with the global `--label`s.
+pub fn scaling(global: &Global, ids: &[i64], by: Option<ScaleOver>, f: Format) -> u8 {
+    let store = match open(global, "scaling") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let ids: Vec<i64> = if ids.is_empty() {
+        if global.storing.labels.is_empty() {
+            return usage("scaling: name the runs (iogauge scaling 3 4 5) or a --label they share");
+        }
+        let filter = Filter {
+            labels: global.storing.labels.clone(),
+            ..Filter::default()
+        };
+        match store.list(&filter) {
+            Ok(l) => l.iter().map(|r| r.id.0).collect(),
+            Err(e) => return usage(format!("scaling: {e}")),
+        }
+    } else {
+        ids.to_vec()
+    };
+    let loaded = match Loaded::read(&store, &ids, "scaling") {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let by = by.map(|b| match b {
+        ScaleOver::Ranks => report::ScaleBy::Ranks,
+        ScaleOver::Nodes => report::ScaleBy::Nodes,
+    });
+    match report::scaling(&loaded.views(), by) {
+        Ok(table) => {
+            print(&table, f);
+            0
+        }
+        Err(e) => usage(format!("scaling: {e}")),
+    }
+}
+
+/// `iogauge report ID... -o FILE`: one run's page, or the comparison of several.
+pub fn report(global: &Global, ids: &[i64], output: &Path) -> u8 {
+    let loaded = match open(global, "report").and_then(|s| Loaded::read(&s, ids, "report")) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let views = loaded.views();
+    let page = if views.len() == 1 {
+        report::html::run_page(&views[0])
+    } else {
+        report::html::compare_page(&views)
+    };
+    if let Err(e) = std::fs::write(output, page) {
+        return usage(format!("report: -o {}: {e}", output.display()));
+    }
+    println!("wrote {}", output.display());
+    0
+}

@@ -1,0 +1,160 @@
+//! The store as a user meets it: every benchmark command stores its run (the closing line says
+//! where), global options anywhere on the line, and `runs`, `show`, `compare`, `report`,
+//! `scaling` and `import` on a store of its own.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{iogauge_args, tmp, Run};
+
+/// `iogauge <line>` with `--db DB` appended (after the workload's own options, as a user may).
+fn with_db(db: &Path, line: &str) -> Run {
+    let mut args: Vec<String> = line.split_whitespace().map(String::from).collect();
+    args.push("--db".into());
+    args.push(db.display().to_string());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    iogauge_args(&args)
+}
+
+/// The id in `stored as run N: iogauge report N`, the last line of a stored run.
+fn stored_id(r: &Run) -> i64 {
+    let line = r.stderr.lines().last().unwrap_or_default();
+    let rest = line
+        .strip_prefix("stored as run ")
+        .unwrap_or_else(|| panic!("no closing line:\n{}", r.stderr));
+    let (id, tail) = rest.split_once(':').unwrap();
+    assert_eq!(tail, format!(" iogauge report {id}"));
+    id.parse().unwrap()
+}
+
+/// A short DUMMY-engine IOR run whose transfers each sleep `delay_us`.
+fn dummy_ior(db: &Path, dir: &Path, delay_us: u32, extra: &str) -> i64 {
+    let line = format!(
+        "ior -a DUMMY --dummy.delay-xfer={delay_us} -N 2 -t 1m -b 8m -w -r -o {}/f {extra}",
+        dir.display()
+    );
+    stored_id(&with_db(db, &line).ok())
+}
+
+#[test]
+fn runs_are_stored_labelled_listed_shown_and_compared() {
+    let d = tmp();
+    let db = d.path().join("store.sqlite");
+    let fast = dummy_ior(&db, d.path(), 0, "--label case=fast --label series=s");
+    let slow = dummy_ior(&db, d.path(), 2000, "--label case=slow --label series=s");
+    assert_ne!(fast, slow);
+
+    // The list, as a table and as JSON, with the labels; a label filters it.
+    let table = with_db(&db, "runs").ok();
+    for needle in ["case=fast", "case=slow", "ior"] {
+        assert!(table.stdout.contains(needle), "{needle}:\n{}", table.stdout);
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&with_db(&db, "runs --format json").ok().stdout).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 2, "{json}");
+    let only = with_db(&db, "runs --label case=slow --format csv").ok();
+    assert_eq!(
+        only.stdout.lines().count(),
+        2,
+        "header and one run:\n{}",
+        only.stdout
+    );
+    assert!(only.stdout.contains("case=slow") && !only.stdout.contains("case=fast"));
+
+    // One run in full.
+    let show = with_db(&db, &format!("show {slow}")).ok();
+    assert!(
+        show.stdout.contains("write") && show.stdout.contains("read"),
+        "{}",
+        show.stdout
+    );
+
+    // The slow run is far slower: a regression for CI, exit 1; the same run against itself
+    // passes.
+    let cmp = with_db(&db, &format!("compare {fast} {slow} --fail-if-slower 5%")).code(1);
+    assert!(cmp.stdout.contains("write"), "{}", cmp.stdout);
+    with_db(&db, &format!("compare {fast} {fast} --fail-if-slower 5%")).ok();
+    with_db(&db, &format!("compare {fast} {slow} --format csv")).ok();
+
+    // HTML of one run and of the comparison, self-contained.
+    for (ids, name) in [
+        (format!("{fast}"), "one.html"),
+        (format!("{fast} {slow}"), "cmp.html"),
+    ] {
+        let out = d.path().join(name);
+        with_db(&db, &format!("report {ids} -o {}", out.display())).ok();
+        let html = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            html.contains("<html") && !html.contains("src=\"http"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn bad_ids_paths_and_options_exit_2() {
+    let d = tmp();
+    let db = d.path().join("s.sqlite");
+    let r = with_db(&db, "show 4242").code(2);
+    assert!(r.stderr.contains("no run 4242"), "{}", r.stderr);
+    with_db(&db, "compare 1").code(2);
+    with_db(&db, "compare 1 2 --fail-if-slower lots").code(2);
+    // A --db that is a directory: refused before the benchmark touches anything.
+    let line = format!("ior -t 4k -b 4k -w -o {}/f", d.path().display());
+    let r = with_db(d.path(), &line).code(2);
+    assert!(r.stderr.contains("result store"), "{}", r.stderr);
+    assert!(!d.path().join("f").exists());
+    let r = iogauge_args(&["ior", "-a", "DUMMY", "--label", "no-equals-sign"]).code(2);
+    assert!(r.stderr.contains("--label"), "{}", r.stderr);
+}
+
+#[test]
+fn no_store_and_quiet() {
+    let d = tmp();
+    let db = d.path().join("s.sqlite");
+    let line = format!(
+        "ior -a DUMMY -t 1m -b 2m -o {}/f --no-store",
+        d.path().display()
+    );
+    let r = with_db(&db, &line).ok();
+    assert!(!r.stderr.contains("stored as run"), "{}", r.stderr);
+    assert!(with_db(&db, "runs --format json").ok().stdout.trim() == "[]");
+    let line = format!(
+        "--quiet ior -a DUMMY -t 1m -b 2m -o {}/f",
+        d.path().display()
+    );
+    let r = with_db(&db, &line).ok();
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert_eq!(stored_id(&r), 1);
+}
+
+#[test]
+fn an_official_io500_result_directory_imports_with_its_score() {
+    let d = tmp();
+    let db = d.path().join("s.sqlite");
+    let dir = d.path().join("2024.11.11-00.01.32");
+    std::fs::create_dir(&dir).unwrap();
+    let testdata =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/workload/src/io500/testdata");
+    std::fs::copy(testdata.join("sc24-731-result.txt"), dir.join("result.txt")).unwrap();
+    std::fs::copy(testdata.join("sc24-731-config.ini"), dir.join("config.ini")).unwrap();
+    let r = with_db(
+        &db,
+        &format!("import {} --label system=sc24-731", dir.display()),
+    )
+    .ok();
+    assert!(r.stdout.contains("as run 1"), "{}", r.stdout);
+    assert!(
+        !r.stderr.contains("note"),
+        "the scores recompute as printed:\n{}",
+        r.stderr
+    );
+    // Importing it again stores nothing new.
+    let again = with_db(&db, &format!("import {}", dir.display())).ok();
+    assert!(again.stdout.contains("stored already"), "{}", again.stdout);
+    let runs = with_db(&db, "runs --workload io500 --format json").ok();
+    let list: serde_json::Value = serde_json::from_str(&runs.stdout).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert!(runs.stdout.contains("sc24-731"), "{}", runs.stdout);
+    // A missing path stores nothing.
+    with_db(&db, "import /nonexistent/result").code(2);
+}
