@@ -31,8 +31,9 @@ pub const HELP: &str = "\
 iogauge io500: the IO500 benchmark suite, with ranks as threads of one process
 
 Usage:
-  iogauge io500 --quick [--tasks N] [--dir DIR]    a short run with small sizes (not a valid
-                                                   IO500 submission), results in ./results/<ts>
+  iogauge io500 --quick [--tasks N] [--dir DIR]    a short run: 5 s stonewall, data sized to the
+                                                   room in DIR (not a valid IO500 submission),
+                                                   results in ./results/<ts>
   iogauge io500 CONFIG.ini [options]               run an IO500 .ini unchanged
   iogauge io500 CONFIG.ini --dry-run               print each phase's command line, run nothing
   iogauge io500 CONFIG.ini --verify RESULT.txt     check result.txt's config and score hashes

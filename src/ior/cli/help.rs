@@ -14,7 +14,7 @@ Usage: iogauge ior [OPTIONS]
 
 IOR-compatible bandwidth benchmark: paste an IOR command line after `iogauge ior` and get the same
 files, the same access pattern and comparable numbers. Tasks are threads on this machine (set their
-number with -N or --tasks; default 1, like IOR without mpirun). MPI ranks are planned.
+number with -N or --tasks; default 1, like IOR without mpirun), or MPI ranks in an MPI build.
 Sizes take k, m, g, t, p (powers of 1024) or plain bytes, for integer options too (-s 1k = 1024);
 4KiB and 4kB are 4k, as in IOR; fractions are refused (IOR reads -t 1.5m as 1 byte). Times (-d,
 -D, -T) take fractions: -d 0.5 waits half a second (IOR's parser cuts it to 0).

@@ -36,10 +36,13 @@ Where iogauge differs from mdtest:
     shuffles the stat and the read phase, as mdtest's code does.
   - With -u -N and -z > 0 the shifted tasks use the tree owner's subdirectory names (mdtest uses
     its own and fails to find them).
-  - A create refuses test directories that already exist; stat, read and remove refuse missing
-    ones. Nothing outside the test directories is touched; -d itself is removed only when this
+  - A create over an earlier run's tree goes on as mdtest does, with one warning per phase and
+    kind (mdtest warns per item); a directory that is not empty at removal stays, with a
+    warning. A test-directory name that is a file, a symbolic link or a device is refused;
+    stat, read and remove refuse missing test directories. -d itself is removed only when this
     run created it and removed its items.
-  - An I/O error stops the run with status 1 (mdtest warns and carries on).
+  - Symbolic links in the tree and other I/O errors stop the run with status 1 (mdtest warns
+    and carries on).
   - -W refuses -n with -I (mdtest would create only the first test directory).
   - -F with -D is refused (mdtest treats it as neither). -n 0 without -I is refused.
   - -v prints per-phase lines with a `V-1: ` prefix but without mdtest's source line numbers.";
