@@ -75,6 +75,8 @@ command -v python3 >/dev/null 2>&1 || die_usage "python3 not found (used for the
 
 BASES=()
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/find_vs_gnu.XXXXXX")
+# iogauge stores every run; the measured runs go to a store of their own, removed with WORK.
+export XDG_DATA_HOME=$WORK/data-home
 cleanup() {
   local b
   for b in "${BASES[@]}"; do [ -n "$b" ] && rm -rf -- "$b"; done
@@ -90,6 +92,9 @@ if [ -z "${IOGAUGE:-}" ]; then
   IOGAUGE=$REPO_DIR/target/release/iogauge
 fi
 [ -x "$IOGAUGE" ] || die_usage "iogauge binary '$IOGAUGE' is not executable"
+# Storing the run (iogauge since its result store) is not what is measured.
+NO_STORE=()
+if "$IOGAUGE" --help 2>/dev/null | grep -q -- --no-store; then NO_STORE=(--no-store); fi
 
 # Shell builtins only (no process per file), so building 100k files takes seconds.
 PAYLOAD=$(printf '%3901s' '')
@@ -127,7 +132,7 @@ timed() { # $1 = tool
     case $1 in
       gnu) "$FIND" "$TREE" -newer "$REF" -size 3901c -name '*01*' 2>"$WORK/err" | wc -l >"$out" ;;
       iog1 | iog2)
-        "$IOGAUGE" find --tasks "${1#iog}" "$TREE" -newer "$REF" -size 3901c -name '*01*' -C >"$out" 2>"$WORK/err" ;;
+        "$IOGAUGE" "${NO_STORE[@]}" find --tasks "${1#iog}" "$TREE" -newer "$REF" -size 3901c -name '*01*' -C >"$out" 2>"$WORK/err" ;;
     esac
     rc=$?
     times >"$WORK/times"

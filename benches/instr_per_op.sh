@@ -142,6 +142,8 @@ fi
 
 # ---- scratch space and cleanup -------------------------------------------------------------
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/instr_per_op.XXXXXX")
+# iogauge stores every run; the measured runs go to a store of their own, removed with WORK.
+export XDG_DATA_HOME=$WORK/data-home
 BASE=
 cleanup() {
   if [ -n "$BASE" ]; then rm -rf -- "$BASE"; fi
@@ -164,6 +166,9 @@ if has_tool iogauge; then
     IOGAUGE=$REPO_DIR/target/release/iogauge
   fi
   [ -x "$IOGAUGE" ] || die_usage "iogauge binary '$IOGAUGE' is not executable"
+  # Storing the run (iogauge since its result store) is not what is measured.
+  NO_STORE=()
+  if "$IOGAUGE" --help 2>/dev/null | grep -q -- --no-store; then NO_STORE=(--no-store); fi
 fi
 RAW=$WORK/raw_rw
 if has_tool raw; then
@@ -222,7 +227,7 @@ measure() { # $1 = tool, $2 = phase (write|read), $3 = rep, $4 = size in bytes
     iogauge)
       file=$BASE/iogauge.$size
       if [ "$phase" = write ]; then rm -f -- "$file"; fi
-      "${vg[@]}" "$IOGAUGE" ior -N 1 -a POSIX -t "$XFER_B" -b "$size" "$flag" -k -o "$file" \
+      "${vg[@]}" "$IOGAUGE" "${NO_STORE[@]}" ior -N 1 -a POSIX -t "$XFER_B" -b "$size" "$flag" -k -o "$file" \
         >"$log" 2>&1 || fail_tool "iogauge $phase ($tag)" "$log"
       ;;
     ior)

@@ -117,6 +117,8 @@ fi
 
 # ---- scratch space and cleanup -------------------------------------------------------------
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ior_vs_fio.XXXXXX")
+# iogauge stores every run; the measured runs go to a store of their own, removed with WORK.
+export XDG_DATA_HOME=$WORK/data-home
 BASES=()
 cleanup() {
   local b
@@ -144,6 +146,9 @@ if [ -z "${IOGAUGE:-}" ]; then
   IOGAUGE=$REPO_DIR/target/release/iogauge
 fi
 [ -x "$IOGAUGE" ] || die_usage "iogauge binary '$IOGAUGE' is not executable"
+# Storing the run (iogauge since its result store) is not what is measured.
+NO_STORE=()
+if "$IOGAUGE" --help 2>/dev/null | grep -q -- --no-store; then NO_STORE=(--no-store); fi
 RAW=$WORK/raw_rw
 if [ "$NO_RAW" != 1 ]; then
   "$CC" -O2 -pthread -o "$RAW" "$SCRIPT_DIR/raw_rw.c" || { echo "ior_vs_fio.sh: compiling raw_rw.c failed" >&2; exit 1; }
@@ -236,7 +241,7 @@ PY
 run_tool() { # $1 = tool, $2 = work dir, $3 = result file, $4 = log file, $5 = fio job file
   case $1 in
     iogauge)
-      "$IOGAUGE" ior -N "$JOBS" -t "$BS_B" -b "$SIZE_B" -s 1 -F -e -w -r -k \
+      "$IOGAUGE" "${NO_STORE[@]}" ior -N "$JOBS" -t "$BS_B" -b "$SIZE_B" -s 1 -F -e -w -r -k \
         -o "$2/testfile" --json "$3" >"$4" 2>&1
       ;;
     fio)
@@ -311,7 +316,7 @@ prime() { # $1 = dir index
   if [ -x "$RAW" ]; then
     "$RAW" "$wd" "$JOBS" "$SIZE_B" "$BS_B" >"$log" 2>&1 || fail_tool "raw (primer)" "$log"
   else
-    "$IOGAUGE" ior -N "$JOBS" -t "$BS_B" -b "$SIZE_B" -s 1 -F -e -w -r -o "$wd/testfile" \
+    "$IOGAUGE" "${NO_STORE[@]}" ior -N "$JOBS" -t "$BS_B" -b "$SIZE_B" -s 1 -F -e -w -r -o "$wd/testfile" \
       >"$log" 2>&1 || fail_tool "iogauge (primer)" "$log"
   fi
   rm -rf -- "$wd"

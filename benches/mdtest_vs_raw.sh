@@ -77,6 +77,8 @@ command -v python3 >/dev/null 2>&1 || die_usage "python3 not found (used to pars
 command -v "$CC" >/dev/null 2>&1 || die_usage "C compiler '$CC' not found; set CC"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mdtest_vs_raw.XXXXXX")
+# iogauge stores every run; the measured runs go to a store of their own, removed with WORK.
+export XDG_DATA_HOME=$WORK/data-home
 SCRATCH=()
 cleanup() {
   local s
@@ -95,6 +97,9 @@ if [ -z "${IOGAUGE:-}" ]; then
   IOGAUGE=$REPO_DIR/target/release/iogauge
 fi
 [ -x "$IOGAUGE" ] || die_usage "iogauge binary '$IOGAUGE' is not executable"
+# Storing the run (iogauge since its result store) is not what is measured.
+NO_STORE=()
+if "$IOGAUGE" --help 2>/dev/null | grep -q -- --no-store; then NO_STORE=(--no-store); fi
 RAW=$WORK/raw_md
 "$CC" -O2 -pthread -o "$RAW" "$SCRIPT_DIR/raw_md.c" || { echo "mdtest_vs_raw.sh: compiling raw_md.c failed" >&2; exit 1; }
 
@@ -113,7 +118,7 @@ run_iogauge() { # $1 = target dir, $2 = record (1) or warm-up (0)
   local s json
   s=$(fresh "$1")
   json=$WORK/iogauge.json
-  "$IOGAUGE" mdtest --tasks "$JOBS" -n "$FILES" -F -u -C -T -r -d "$s/md" --json "$json" >"$WORK/iogauge.out" 2>&1 ||
+  "$IOGAUGE" "${NO_STORE[@]}" mdtest --tasks "$JOBS" -n "$FILES" -F -u -C -T -r -d "$s/md" --json "$json" >"$WORK/iogauge.out" 2>&1 ||
     { echo "mdtest_vs_raw.sh: iogauge failed:" >&2; cat "$WORK/iogauge.out" >&2; exit 1; }
   rm -rf -- "$s"
   [ "$2" = 1 ] || return 0
