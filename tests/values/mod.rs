@@ -12,13 +12,14 @@ fn ior_delay_takes_a_fraction() {
     let dir = d.path().display();
     let start = Instant::now();
     iogauge(&format!(
-        "ior -a DUMMY -d 0.2 -t 1m -b 1m -w --json {dir}/r.json -o {dir}/f"
+        "ior -a DUMMY -d 0.5 -i 2 -t 1m -b 1m -w --json {dir}/r.json -o {dir}/f"
     ))
     .ok();
-    // IOR's parser reads -d 0.2 as 0; a sleep never ends early.
-    assert!(start.elapsed().as_secs_f64() >= 0.2);
+    // IOR's parser reads -d 0.5 as 0; iogauge waits half a second before the write of each
+    // of the two repetitions (as IOR waits -d seconds there). A sleep never ends early.
+    assert!(start.elapsed().as_secs_f64() >= 1.0);
     let doc = json(&d.path().join("r.json"));
-    assert_eq!(doc["parameters"]["inter_test_delay_s"], 0.2);
+    assert_eq!(doc["parameters"]["inter_test_delay_s"], 0.5);
 }
 
 #[test]
