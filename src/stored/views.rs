@@ -108,6 +108,15 @@ pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Fo
     };
     let views = loaded.views();
     print(&report::compare(&views), f);
+    // Runs that differ in ranks or nodes also get the scaling table (as a table only, so
+    // that JSON and CSV stay one document; `iogauge scaling` prints it in every format).
+    let counts = |r: &report::Run<'_>| (r.doc.ranks.count, r.doc.ranks.nodes);
+    if f == Format::Table && views.iter().any(|r| counts(r) != counts(&views[0])) {
+        if let Ok(table) = report::scaling(&views, None) {
+            println!();
+            print(&table, f);
+        }
+    }
     let Some(p) = threshold else { return 0 };
     let mut code = 0;
     for candidate in &views[1..] {

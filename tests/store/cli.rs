@@ -158,3 +158,28 @@ fn an_official_io500_result_directory_imports_with_its_score() {
     // A missing path stores nothing.
     with_db(&db, "import /nonexistent/result").code(2);
 }
+
+#[test]
+fn runs_on_more_ranks_get_the_scaling_table() {
+    let d = tmp();
+    let db = d.path().join("s.sqlite");
+    let run = |n: u32| {
+        let line = format!(
+            "ior -a DUMMY --dummy.delay-xfer=1000 -N {n} -t 1m -b 4m -w -o {}/f --label series=n",
+            d.path().display()
+        );
+        stored_id(&with_db(&db, &line).ok())
+    };
+    let (one, two) = (run(1), run(2));
+    let cmp = with_db(&db, &format!("compare {one} {two}")).ok();
+    assert!(cmp.stdout.contains("efficiency"), "{}", cmp.stdout);
+    let by_label = with_db(&db, "scaling --label series=n --format csv").ok();
+    assert_eq!(
+        by_label.stdout.lines().count(),
+        3,
+        "header and two points:\n{}",
+        by_label.stdout
+    );
+    // Without a label or ids there is nothing to scale.
+    with_db(&db, "scaling").code(2);
+}
