@@ -55,20 +55,18 @@ fn an_io_error_on_rank_0_is_saved_before_the_job_ends() {
 #[test]
 fn completed_phases_are_kept_when_rank_1_fails_later() {
     let d = tmp();
-    // Two repetitions with -m: rank 1's second file is a directory, so its open fails after
-    // the first repetition's write has completed and been saved.
-    std::fs::create_dir_all(d.path().join("f.00000001.1")).unwrap();
-    let r = ior(
-        2,
-        d.path(),
-        "ior -w -t 4k -b 8k -i 2 -m -F -E -o {dir}/f --json {dir}/r.json",
-    );
+    // Two repetitions with -m, written and kept; rank 1's second file is then cut short, so
+    // its read fails after the first repetition's read has completed and been saved.
+    let pattern = "ior -t 4k -b 8k -i 2 -m -F -k -o {dir}/f";
+    ior(2, d.path(), &format!("{pattern} -w")).ok();
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(d.path().join("f.00000001.1"))
+        .unwrap();
+    f.set_len(1000).unwrap();
+    let r = ior(2, d.path(), &format!("{pattern} -r --json {{dir}}/r.json"));
     assert_ne!(r.code, 0);
-    assert!(
-        r.stderr.contains("rank 1: open") && r.stderr.contains("Is a directory"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("rank 1: short read"), "{}", r.stderr);
     let doc = json(&d.path().join("r.json"));
     let ops: Vec<&str> = doc["phases"]
         .as_array()
@@ -76,7 +74,7 @@ fn completed_phases_are_kept_when_rank_1_fails_later() {
         .iter()
         .map(|p| p["operation"].as_str().unwrap())
         .collect();
-    assert_eq!(ops, ["write"], "the first repetition's write is kept");
+    assert_eq!(ops, ["read"], "the first repetition's read is kept");
     assert_eq!(doc["phases"][0]["bytes"], 2 * 8192);
 }
 

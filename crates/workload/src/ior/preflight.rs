@@ -94,7 +94,8 @@ pub fn preflight(
         match std::fs::symlink_metadata(&file) {
             Ok(m) if !m.file_type().is_file() => {
                 return Err(format!(
-                    "-o {}: {} is {}; iogauge reads, writes and replaces only regular files at                      the test-file names",
+                    "-o {}: {} is {}; iogauge reads, writes and replaces only regular files at \
+                     the test-file names",
                     p.test_file,
                     file.display(),
                     kind_of(m.file_type())
@@ -104,7 +105,8 @@ pub fn preflight(
                 Existing::Replace => out.replaced.push(file),
                 Existing::Refuse => {
                     return Err(format!(
-                        "{} already exists; this run removes everything it writes, so it takes                          no files from before it: remove it or choose another directory",
+                        "{} already exists; this run removes everything it writes, so it takes \
+                         no files from before it: remove it or choose another directory",
                         file.display()
                     ))
                 }
