@@ -214,7 +214,7 @@ fn a_test_directory_name_that_is_not_a_directory_is_refused() {
     type Make<'a> = &'a dyn Fn();
     let cases: [(&str, Make); 2] = [
         ("a regular file", &|| std::fs::write(&t, b"mine").unwrap()),
-        ("a symlink", &|| {
+        ("a symbolic link", &|| {
             std::os::unix::fs::symlink(elsewhere.path(), &t).unwrap()
         }),
     ];

@@ -6,11 +6,10 @@
 //! directory, a symbolic link, a device) is refused here, before anything is touched.
 
 use std::ffi::CString;
-use std::fs::FileType;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
+use crate::file_kind::describe;
 use crate::ior::{naming, IorParams};
 
 /// What to do with a regular file already at a test-file name before a write without `-E`.
@@ -54,23 +53,6 @@ fn home_dir(p: &IorParams, file: &Path) -> PathBuf {
     }
 }
 
-/// What a file that is not a regular file is, for the refusal.
-fn kind_of(t: FileType) -> &'static str {
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_symlink() {
-        "a symbolic link"
-    } else if t.is_block_device() || t.is_char_device() {
-        "a device"
-    } else if t.is_fifo() {
-        "a named pipe"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    }
-}
-
 /// `does_io`: false for engines that never touch files (the checks are skipped).
 pub fn preflight(
     p: &IorParams,
@@ -98,7 +80,7 @@ pub fn preflight(
                      the test-file names",
                     p.test_file,
                     file.display(),
-                    kind_of(m.file_type())
+                    describe(m.file_type())
                 ));
             }
             Ok(_) if writes && !p.use_existing_test_file => match existing {

@@ -5,13 +5,12 @@
 //! left by a run and is refused, and stat, read or remove need the test directories to exist.
 
 use std::ffi::CString;
-use std::fs::Metadata;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use super::naming::test_dir_name;
 use super::tree::Shape;
+use crate::file_kind::describe;
 use plan::mdtest::MdtestParams;
 
 #[derive(Debug, Default)]
@@ -113,7 +112,7 @@ fn check_test_dirs(p: &MdtestParams, shape: &Shape, dir: &Path) -> Result<(), St
                          iogauge does not work through it (remove or rename it, or use another \
                          -d)",
                         t.display(),
-                        what(&m)
+                        describe(m.file_type())
                     ))
                 }
                 Err(_) if p.phases.create => {}
@@ -129,24 +128,6 @@ fn check_test_dirs(p: &MdtestParams, shape: &Shape, dir: &Path) -> Result<(), St
         }
     }
     Ok(())
-}
-
-/// What a name that is not a directory is, for the message.
-fn what(m: &Metadata) -> &'static str {
-    let t = m.file_type();
-    if t.is_symlink() {
-        "a symlink"
-    } else if t.is_file() {
-        "a regular file"
-    } else if t.is_block_device() || t.is_char_device() {
-        "a device"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "something else"
-    }
 }
 
 /// mdtest's `ReadStoneWallingIterations`: a missing or unreadable file means "all items", with
@@ -244,7 +225,7 @@ mod tests {
         let elsewhere = tempfile::tempdir().unwrap();
         let cases: [(&str, &dyn Fn()); 2] = [
             ("a regular file", &|| std::fs::write(&t, b"mine").unwrap()),
-            ("a symlink", &|| {
+            ("a symbolic link", &|| {
                 std::os::unix::fs::symlink(elsewhere.path(), &t).unwrap()
             }),
         ];
