@@ -59,6 +59,7 @@ impl PhaseCounters {
 
     pub(crate) fn read(&self, with_latency: bool) -> RankLive {
         RankLive {
+            generation: 0,
             state: RankState::from_u8(self.state.load(Relaxed)),
             kinds: self.latency.len(),
             ops: self.ops.load(Relaxed),
@@ -76,6 +77,9 @@ impl PhaseCounters {
 /// One rank as a reader saw it.
 #[derive(Clone, Debug)]
 pub struct RankLive {
+    /// How many phases' recorders the rank's slot has published (0 before its first): tells a
+    /// reader whose readings cross a phase boundary which phase a reading belongs to.
+    pub generation: u64,
     pub state: RankState,
     /// Operation kinds the phase declared (0 before the rank's first phase).
     pub kinds: usize,

@@ -278,6 +278,15 @@ impl LatencyHistogram {
         }
     }
 
+    /// Every occupied bucket in value order, `value` its highest latency: for re-binning into
+    /// coarser buckets (a Prometheus histogram) without building a summary.
+    pub fn buckets(&self) -> impl Iterator<Item = Bucket> + '_ {
+        self.occupied().map(|(index, count)| Bucket {
+            value: highest_value_at(index),
+            count,
+        })
+    }
+
     /// Number of recorded latencies.
     pub fn count(&self) -> u64 {
         self.total
@@ -401,10 +410,7 @@ impl LatencyHistogram {
         // Sized once: growing would copy (and a large copy costs an instruction a byte under
         // callgrind, which measures iogauge's cost per operation).
         let mut buckets = Vec::with_capacity(self.occupied_len());
-        buckets.extend(self.occupied().map(|(index, count)| Bucket {
-            value: highest_value_at(index),
-            count,
-        }));
+        buckets.extend(self.buckets());
 
         let (mean, stddev) = moments(total, || {
             buckets

@@ -24,6 +24,18 @@ fn default_summary_is_the_empty_histograms() {
 }
 
 #[test]
+fn buckets_are_the_summarys() {
+    let mut h = LatencyHistogram::new();
+    for v in [5, 5, 70_000, 3_000_000_000] {
+        h.record(v);
+    }
+    let b: Vec<Bucket> = h.buckets().collect();
+    assert_eq!(b.len(), 3);
+    assert_eq!(b[0], Bucket { value: 5, count: 2 });
+    assert_eq!(b, h.summary().buckets);
+}
+
+#[test]
 fn zero_and_huge_values_are_saturated() {
     let mut h = LatencyHistogram::new();
     h.record(0);

@@ -33,17 +33,20 @@ pub struct LiveSnapshot {
     pub latency: Vec<LatencyHistogram>,
 }
 
+/// One rank's slot: how many recorders it has published, and the current one's counters.
+type Slot = Mutex<(u64, Option<Arc<PhaseCounters>>)>;
+
 /// The live counters of this process's ranks; share it through `Arc`.
 #[derive(Debug)]
 pub struct LiveBoard {
-    slots: Box<[Mutex<Option<Arc<PhaseCounters>>>]>,
+    slots: Box<[Slot]>,
 }
 
 impl LiveBoard {
     /// A board for `ranks` local ranks, all idle.
     pub fn new(ranks: usize) -> Self {
         Self {
-            slots: (0..ranks).map(|_| Mutex::new(None)).collect(),
+            slots: (0..ranks).map(|_| Mutex::new((0, None))).collect(),
         }
     }
 
@@ -59,14 +62,15 @@ impl LiveBoard {
     /// Panics if `slot >= self.ranks()`.
     pub fn recorder(&self, slot: usize, kinds: usize, interval_ns: u64) -> Recorder {
         let rec = Recorder::new(kinds, interval_ns);
-        *lock(&self.slots[slot]) = Some(Arc::clone(rec.counters()));
+        let mut s = lock(&self.slots[slot]);
+        *s = (s.0 + 1, Some(Arc::clone(rec.counters())));
         rec
     }
 
     /// Makes every slot idle (for example between two runs sharing a board).
     pub fn clear(&self) {
         for s in self.slots.iter() {
-            *lock(s) = None;
+            lock(s).1 = None;
         }
     }
 
@@ -85,10 +89,11 @@ impl LiveBoard {
         let mut snap = LiveSnapshot::default();
         for slot in self.slots.iter() {
             // Hold the lock only to clone the Arc: the counters are read without it.
-            let phase = lock(slot).clone();
-            let rank = match phase {
+            let (generation, phase) = lock(slot).clone();
+            let mut rank = match phase {
                 Some(p) => p.read(with_latency),
                 None => RankLive {
+                    generation: 0,
                     state: RankState::Idle,
                     kinds: 0,
                     ops: 0,
@@ -97,6 +102,7 @@ impl LiveBoard {
                     latency: Vec::new(),
                 },
             };
+            rank.generation = generation;
             snap.ops = snap.ops.wrapping_add(rank.ops);
             snap.bytes = snap.bytes.wrapping_add(rank.bytes);
             snap.errors = snap.errors.wrapping_add(rank.errors);
@@ -149,6 +155,8 @@ mod tests {
         let mut rec = board.recorder(1, 2, 1_000);
         assert_eq!(board.snapshot().ranks[1].state, RankState::Idle);
         assert_eq!(board.snapshot().ranks[1].kinds, 2);
+        assert_eq!(board.snapshot().ranks[1].generation, 1);
+        assert_eq!(board.snapshot().ranks[0].generation, 0);
         rec.start(100);
         rec.record_at(0, 150, 10);
         rec.record_at(1, 400, 20);
@@ -167,6 +175,7 @@ mod tests {
         let _next = board.recorder(1, 1, 1_000);
         let s = board.snapshot();
         assert_eq!((s.running, s.done, s.ops), (0, 0, 0));
+        assert_eq!(s.ranks[1].generation, 2);
         board.clear();
         assert_eq!(board.snapshot().ranks[1].kinds, 0);
     }
