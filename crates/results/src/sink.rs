@@ -7,12 +7,21 @@
 //! failure: the phases that finished are in it). Events come from rank 0's process only; the
 //! other ranks of an MPI job report to rank 0 through the workload's own reductions.
 
+use std::sync::Arc;
+
+use measure::LiveBoard;
+
 use crate::{find, ior, mdtest, Operation, PhaseResult, RunResult};
 
 /// An output of a run. Called with the hub's lock held, from rank 0's thread or the live
 /// sampler, never from the I/O path; a sink must not fail the run (report its own problems).
 pub trait Sink: Send {
     fn event(&mut self, event: &Event<'_>);
+
+    /// The live counters of the run's ranks in this process, given once when the session is
+    /// made: for a sink that reads them from a thread of its own (a metrics endpoint). Most
+    /// sinks ignore it.
+    fn attach(&mut self, _board: &Arc<LiveBoard>) {}
 }
 
 /// What a run reports, as it happens.
@@ -159,6 +168,12 @@ impl Sink for Fanout {
     fn event(&mut self, event: &Event<'_>) {
         for s in &mut self.sinks {
             s.event(event);
+        }
+    }
+
+    fn attach(&mut self, board: &Arc<LiveBoard>) {
+        for s in &mut self.sinks {
+            s.attach(board);
         }
     }
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use measure::{now_ns, LiveBoard, Recorder};
 use results::sink::IntervalSample;
-use results::{Fanout, Hub, OperationSummary, RunResult, SharedHub};
+use results::{Fanout, Hub, OperationSummary, RunResult, SharedHub, Sink};
 
 /// Width of the per-interval series buckets every workload records.
 pub const INTERVAL_NS: u64 = 1_000_000_000;
@@ -31,11 +31,14 @@ impl Session {
     /// `doc` holds what is known before the run: parameters, ranks, environment and the warnings
     /// of the checks. `sinks` are this process's outputs (none on MPI ranks other than 0);
     /// `local_ranks` the ranks this process runs (`exec::Ranks::local`).
-    pub fn new(doc: RunResult, sinks: Fanout, local_ranks: usize) -> Session {
+    /// The sinks get the live counters here (`Sink::attach`).
+    pub fn new(doc: RunResult, mut sinks: Fanout, local_ranks: usize) -> Session {
+        let live = Arc::new(LiveBoard::new(local_ranks.max(1)));
+        sinks.attach(&live);
         Session {
             hub: SharedHub::new(Hub::new(doc, sinks)),
             interval_ns: INTERVAL_NS,
-            live: Arc::new(LiveBoard::new(local_ranks.max(1))),
+            live,
             samples: true,
         }
     }
