@@ -17,6 +17,19 @@ pub struct GlobalOpts {
     pub labels: Vec<String>,
     /// `--quiet`: no terminal output but errors.
     pub quiet: bool,
+    /// `--metrics`, `--metrics-linger`, `--influx`, `--influx-interval`,
+    /// `--influx-token-file` (`monitoring.rs` checks them).
+    pub monitoring: MonitoringOpts,
+}
+
+/// The live-metrics options, as given.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct MonitoringOpts {
+    pub metrics: Option<String>,
+    pub metrics_linger: Option<String>,
+    pub influx: Option<String>,
+    pub influx_interval: Option<String>,
+    pub influx_token_file: Option<PathBuf>,
 }
 
 /// Splits `args` (without the program name) into the rest and the global options. Err is
@@ -48,6 +61,13 @@ pub fn extract(args: Vec<String>) -> Result<(Vec<String>, GlobalOpts), String> {
                 return Err(format!("{name} takes no value"));
             }
             "--no-store" => opts.no_store = true,
+            "--metrics" => opts.monitoring.metrics = Some(value("ADDR:PORT")?),
+            "--metrics-linger" => opts.monitoring.metrics_linger = Some(value("SECONDS")?),
+            "--influx" => opts.monitoring.influx = Some(value("a URL")?),
+            "--influx-interval" => opts.monitoring.influx_interval = Some(value("SECONDS")?),
+            "--influx-token-file" => {
+                opts.monitoring.influx_token_file = Some(PathBuf::from(value("a file name")?))
+            }
             "--quiet" => opts.quiet = true,
             _ => rest.push(arg),
         }
@@ -81,6 +101,26 @@ mod tests {
         let (rest, o) = split(line).unwrap();
         assert_eq!(rest.join(" "), line);
         assert_eq!(o, GlobalOpts::default());
+    }
+
+    #[test]
+    fn monitoring_options() {
+        let (rest, o) = split(
+            "mdtest -n 1 --metrics :9464 --metrics-linger=0 --influx http://h/write?db=x \
+             --influx-interval 2 --influx-token-file /t -d /tmp/md",
+        )
+        .unwrap();
+        assert_eq!(rest.join(" "), "mdtest -n 1 -d /tmp/md");
+        let m = &o.monitoring;
+        assert_eq!(m.metrics.as_deref(), Some(":9464"));
+        assert_eq!(m.metrics_linger.as_deref(), Some("0"));
+        assert_eq!(m.influx.as_deref(), Some("http://h/write?db=x"));
+        assert_eq!(m.influx_interval.as_deref(), Some("2"));
+        assert_eq!(m.influx_token_file, Some(PathBuf::from("/t")));
+        assert_eq!(
+            split("ior --metrics").unwrap_err(),
+            "--metrics needs ADDR:PORT"
+        );
     }
 
     #[test]

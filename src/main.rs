@@ -13,6 +13,7 @@ mod io500;
 mod ior;
 mod launcher;
 mod mdtest;
+mod monitoring;
 mod optparse;
 mod outputs;
 mod sinks;
@@ -35,6 +36,13 @@ fn main() -> ExitCode {
     };
     let storing = match storing::Storing::from_opts(&opts) {
         Ok(s) => s,
+        Err(e) => {
+            eprintln!("iogauge: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let monitoring = match monitoring::Monitoring::from_opts(&opts.monitoring, &opts.labels) {
+        Ok(m) => m,
         Err(e) => {
             eprintln!("iogauge: {e}");
             return ExitCode::from(2);
@@ -78,6 +86,7 @@ fn main() -> ExitCode {
         events: cli.events,
         json: cli.json,
         storing,
+        monitoring,
     };
     use cli::Command as C;
     let code = match cli.command {
@@ -105,6 +114,7 @@ fn main() -> ExitCode {
         C::Import { paths } => stored::import(&global, &paths),
     };
     global.storing.print_closing();
+    global.monitoring.linger();
     #[cfg(feature = "mpi")]
     if let Some(mpi) = mpi {
         // Rank 0 failed in a run and has saved its results: the other ranks may be waiting

@@ -2,7 +2,8 @@
 //! the IO500's result.json), the event log (`--events`) and the result store (last, so its
 //! closing line is the run's last). A new output (a progress display, a metrics endpoint) is
 //! one new file in `sinks/` and one line here.
-//! Only the process that reports (thread ranks, or MPI rank 0) gets any.
+//! Only the process that reports (thread ranks, or MPI rank 0) gets any, but for the push of
+//! live figures to rank 0's metrics endpoint (`monitoring.rs`).
 
 mod event_log;
 
@@ -16,7 +17,8 @@ use crate::world::Global;
 /// sinks; `json` are the paths the result document is kept at.
 pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> Fanout {
     if !crate::world::is_root() {
-        return Fanout::default();
+        // Other MPI processes push their live figures to rank 0's endpoint, if any.
+        return Fanout::new(crate::monitoring::follower_sink().into_iter().collect());
     }
     let mut sinks = own;
     let json: Vec<PathBuf> = json
@@ -29,6 +31,7 @@ pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> F
     if let Some(path) = &global.events {
         sinks.push(Box::new(event_log::EventLog::new(path)));
     }
+    sinks.extend(global.monitoring.sink());
     sinks.extend(global.storing.sink());
     Fanout::new(sinks)
 }

@@ -42,6 +42,9 @@ impl NoMpi {
     fn host_map(&self, ranks: usize) -> NodeMap {
         NodeMap::single_node(ranks)
     }
+    fn hosts(&self) -> &[String] {
+        &[]
+    }
 }
 
 /// Ranks are MPI processes.
@@ -52,6 +55,16 @@ pub fn is_mpi() -> bool {
 /// This process prints and writes results: always with thread ranks, MPI rank 0 otherwise.
 pub fn is_root() -> bool {
     mpi_world().map_or(true, |w| w.rank() == 0)
+}
+
+/// This process's MPI rank (0 with thread ranks).
+pub fn rank() -> usize {
+    mpi_world().map_or(0, |w| w.rank())
+}
+
+/// The host of every MPI rank, by rank (empty with thread ranks).
+pub fn hosts() -> Vec<String> {
+    mpi_world().map_or_else(Vec::new, |w| w.hosts().to_vec())
 }
 
 /// What the result document names as the launcher.
@@ -91,6 +104,8 @@ pub struct Global {
     pub json: Vec<std::path::PathBuf>,
     /// `--db`, `--no-store`, `--label` and the store opened for the run.
     pub storing: crate::storing::Storing,
+    /// `--metrics`, `--influx` and their endpoint and pusher.
+    pub monitoring: crate::monitoring::Monitoring,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -202,12 +217,22 @@ pub fn exit_early(code: u8) -> u8 {
 /// Every path through a command's checks ends in exactly one `proceed` or `exit_early`. The
 /// reporting process opens the result store here, the last check before the run.
 pub fn proceed(global: &Global) -> Result<(), u8> {
+    let job = crate::monitoring::Job {
+        rank: rank(),
+        hosts: hosts(),
+        broadcast: &broadcast_from_root,
+    };
     if is_root() {
         if let Err(e) = global.storing.prepare() {
             return Err(bad_input(format!("iogauge: {e}")));
         }
+        if let Err(e) = global.monitoring.prepare(&job) {
+            return Err(bad_input(format!("iogauge: {e}")));
+        }
     }
-    agree(None)
+    agree(None)?;
+    global.monitoring.connect(&job);
+    Ok(())
 }
 
 #[cfg(not(feature = "mpi"))]

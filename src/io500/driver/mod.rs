@@ -53,7 +53,12 @@ impl PhaseFiles<'_> {
     ) -> Session {
         match files {
             Some(f) => Session::nested(doc, Fanout::new(own), f.suite),
-            None => Session::new(doc, Fanout::new(own), setup.into_ranks().local()),
+            None => {
+                // A rank that only takes part pushes its live figures to rank 0 (--metrics).
+                let mut own = own;
+                own.extend(crate::monitoring::follower_sink());
+                Session::new(doc, Fanout::new(own), setup.into_ranks().local())
+            }
         }
     }
 
