@@ -63,6 +63,9 @@ pub struct Job<'a> {
 /// Where this process pushes its readings (MPI ranks outside rank 0's process).
 static PUSH: OnceLock<PushTarget> = OnceLock::new();
 
+/// Rank 0's endpoint address, once bound: what it tells the other ranks.
+static PUBLISHED: OnceLock<String> = OnceLock::new();
+
 /// Seconds as `5`, `0.5` or `5s`.
 fn seconds(option: &str, text: &str, zero_ok: bool) -> Result<Duration, String> {
     let n = text.strip_suffix('s').unwrap_or(text);
@@ -86,11 +89,11 @@ fn address(text: &str) -> Result<SocketAddr, String> {
     let bad = |why: String| {
         format!("--metrics {text}: {why}; expected ADDR:PORT, e.g. 0.0.0.0:9464, :9464 or 127.0.0.1:9464")
     };
-    if !full
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-    {
+    let Some((_, port)) = full.rsplit_once(':') else {
         return Err(bad("no port".to_string()));
+    };
+    if !port.parse::<u16>().is_ok_and(|p| p > 0) {
+        return Err(bad(format!("'{port}' is not a port (1 to 65535)")));
     }
     full.to_socket_addrs()
         .map_err(|e| bad(e.to_string()))?
@@ -196,6 +199,9 @@ impl Monitoring {
         if let Some((text, a)) = listen {
             let endpoint = Endpoint::bind(a).map_err(|e| format!("--metrics {text}: {e}"))?;
             addr = Some(endpoint.addr());
+            if !hosts.is_empty() {
+                let _ = PUBLISHED.set(endpoint.addr().to_string());
+            }
             endpoint.serve(Arc::clone(&exporter));
         }
         let influx = cfg
@@ -215,43 +221,11 @@ impl Monitoring {
         if self.cfg.is_none() || job.hosts.is_empty() {
             return;
         }
-        let mine = self
-            .active_addr()
-            .map(|a| a.to_string())
-            .unwrap_or_default();
+        let mine = published().unwrap_or_default();
         let theirs = (job.broadcast)(mine.as_bytes());
-        if job.rank == 0 {
-            return;
+        if job.rank != 0 {
+            follow(job, &String::from_utf8_lossy(&theirs));
         }
-        let Ok(addr) = String::from_utf8_lossy(&theirs).parse::<SocketAddr>() else {
-            return;
-        };
-        let (me, hosts) = (job.rank, &job.hosts);
-        let host = if !addr.ip().is_unspecified() {
-            addr.ip().to_string()
-        } else if hosts.get(me) == hosts.first() {
-            "127.0.0.1".to_string()
-        } else {
-            hosts.first().cloned().unwrap_or_default()
-        };
-        let host = if host.contains(':') {
-            format!("[{host}]")
-        } else {
-            host
-        };
-        let _ = PUSH.set(PushTarget {
-            url: format!("http://{host}:{}/push", addr.port()),
-            first_rank: me as u64,
-            interval: PushTarget::interval_for(hosts.len()),
-        });
-    }
-
-    fn active_addr(&self) -> Option<SocketAddr> {
-        self.active
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .and_then(|a| a.addr)
     }
 
     /// The sink of this process: the figures' on the reporting one, the push elsewhere.
@@ -288,6 +262,38 @@ impl Monitoring {
     }
 }
 
+/// Rank 0's endpoint (`ADDR:PORT` as bound) for the other ranks' pushes, under MPI.
+pub fn published() -> Option<String> {
+    PUBLISHED.get().cloned()
+}
+
+/// An MPI rank other than 0 learns rank 0's endpoint `addr` (from [`published`]): from here on
+/// its sessions push to it. The loopback when both share a host and rank 0 listens on every
+/// interface, else rank 0's host name.
+pub fn follow(job: &Job, addr: &str) {
+    let Ok(addr) = addr.parse::<SocketAddr>() else {
+        return;
+    };
+    let (me, hosts) = (job.rank, &job.hosts);
+    let host = if !addr.ip().is_unspecified() {
+        addr.ip().to_string()
+    } else if hosts.get(me) == hosts.first() {
+        "127.0.0.1".to_string()
+    } else {
+        hosts.first().cloned().unwrap_or_default()
+    };
+    let host = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host
+    };
+    let _ = PUSH.set(PushTarget {
+        url: format!("http://{host}:{}/push", addr.port()),
+        first_rank: me as u64,
+        interval: PushTarget::interval_for(hosts.len()),
+    });
+}
+
 /// The push sink of an MPI process other than rank 0's, once rank 0 said where to push.
 pub fn follower_sink() -> Option<Box<dyn Sink>> {
     PUSH.get()
@@ -322,10 +328,8 @@ mod tests {
     fn bad_options() {
         let err = |l: &str| opts(l).err().unwrap_or_else(|| panic!("{l} was taken"));
         assert!(err("--metrics 9464").contains("no port"));
-        assert!(
-            err("--metrics nosuchhost.invalid:9464").contains("--metrics nosuchhost.invalid:9464")
-        );
-        assert!(err("--metrics :99999").contains("no port"));
+        assert!(err("--metrics :99999").contains("'99999' is not a port"));
+        assert!(err("--metrics 127.0.0.1:0").contains("'0' is not a port"));
         assert!(err("--metrics :1 --metrics-linger -1").contains("--metrics-linger -1"));
         assert!(err("--metrics-linger 3").contains("needs --metrics"));
         assert!(err("--influx ftp://x/").contains("not an http"));

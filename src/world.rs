@@ -67,6 +67,15 @@ pub fn hosts() -> Vec<String> {
     mpi_world().map_or_else(Vec::new, |w| w.hosts().to_vec())
 }
 
+/// The job as the metrics endpoint needs it (`monitoring`).
+pub fn job() -> crate::monitoring::Job<'static> {
+    crate::monitoring::Job {
+        rank: rank(),
+        hosts: hosts(),
+        broadcast: &broadcast_from_root,
+    }
+}
+
 /// What the result document names as the launcher.
 pub fn launcher_name() -> &'static str {
     if is_mpi() {
@@ -217,11 +226,7 @@ pub fn exit_early(code: u8) -> u8 {
 /// Every path through a command's checks ends in exactly one `proceed` or `exit_early`. The
 /// reporting process opens the result store here, the last check before the run.
 pub fn proceed(global: &Global) -> Result<(), u8> {
-    let job = crate::monitoring::Job {
-        rank: rank(),
-        hosts: hosts(),
-        broadcast: &broadcast_from_root,
-    };
+    let job = job();
     if is_root() {
         if let Err(e) = global.storing.prepare() {
             return Err(bad_input(format!("iogauge: {e}")));

@@ -180,6 +180,10 @@ fn execute(
         if let Err(e) = global.storing.prepare() {
             return usage(e);
         }
+        // The other ranks learn the endpoint with each phase's order (`follow`).
+        if let Err(e) = global.monitoring.prepare(&crate::world::job()) {
+            return usage(e);
+        }
     }
     let mut json = Vec::new();
     if !s.dry_run && !s.cleanup_only {

@@ -19,6 +19,9 @@ pub enum Order {
         plan: Box<PhasePlan>,
         ranks: usize,
         fake_nodes: Option<usize>,
+        /// Rank 0's metrics endpoint, where the ranks push their live figures (`--metrics`).
+        #[serde(default)]
+        metrics: Option<String>,
     },
     /// The suite is over; exit with `code`.
     Done { code: u8 },
@@ -50,7 +53,11 @@ pub fn follow() -> u8 {
                 plan,
                 ranks,
                 fake_nodes,
+                metrics,
             } => {
+                if let Some(addr) = metrics {
+                    crate::monitoring::follow(&world::job(), &addr);
+                }
                 let setup = RankSetup {
                     tasks: Some(ranks),
                     fake_nodes,
@@ -83,6 +90,7 @@ mod tests {
             plan: Box::new(PhasePlan::Ior(Default::default())),
             ranks: 4,
             fake_nodes: Some(2),
+            metrics: Some("0.0.0.0:9464".into()),
         };
         let back: Order = serde_json::from_slice(&serde_json::to_vec(&o).unwrap()).unwrap();
         assert_eq!(back, o);

@@ -140,6 +140,7 @@ impl Driver for Io500Driver {
                 plan: Box::new(planned.plan.clone()),
                 ranks: built.ranks,
                 fake_nodes: setup.fake_nodes,
+                metrics: crate::monitoring::published(),
             });
         }
         let tool = phase.tool().unwrap_or_default();
