@@ -13,6 +13,10 @@ command -v mpicc >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
 # (bindgen loads libclang.so; libclang-cpp, which some images carry, is not it)
 dpkg -s libclang-dev >/dev/null 2>&1 || need_apt+=(libclang-dev)
 command -v timeout >/dev/null 2>&1 || need_apt+=(coreutils)
+# The live-metrics tests (tests/monitoring) start a real Prometheus and InfluxDB 1.x on ports
+# and directories of their own (never the packages' services).
+command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
+command -v influxd >/dev/null 2>&1 || need_apt+=(influxdb)
 # The HTML report tests (crates/report) render their pages in headless Chromium.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
