@@ -8,6 +8,7 @@ mod find;
 mod io500;
 mod ior;
 mod mdtest;
+mod metrics;
 
 use crate::common::{bin, launcher, Run};
 use std::collections::BTreeSet;
