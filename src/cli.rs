@@ -62,6 +62,22 @@ pub struct Cli {
     /// No terminal output but errors and warnings; anywhere on the line
     #[arg(long)]
     pub quiet: bool,
+    /// Serve live metrics at http://ADDR:PORT/metrics for Prometheus (docs/monitoring.md);
+    /// anywhere on the line
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub metrics: Option<String>,
+    /// After the run, serve the final metrics this long [default: 30; 0: stop at once]
+    #[arg(long, value_name = "SECONDS")]
+    pub metrics_linger: Option<String>,
+    /// Push the metrics to an InfluxDB write endpoint (1.x /write?db=, 2.x /api/v2/write?org=&bucket=)
+    #[arg(long, value_name = "URL")]
+    pub influx: Option<String>,
+    /// Seconds between InfluxDB pushes [default: 1]
+    #[arg(long, value_name = "SECONDS")]
+    pub influx_interval: Option<String>,
+    /// InfluxDB token (else INFLUX_TOKEN from the environment)
+    #[arg(long, value_name = "PATH")]
+    pub influx_token_file: Option<std::path::PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
