@@ -4,13 +4,13 @@
 //! first push that fails after its retries is reported once on standard error, and nothing is
 //! fatal to the run.
 
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::client;
 use crate::exporter::Exporter;
 use crate::line_protocol;
+use crate::ticker::Ticker;
 
 /// Where and how often.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,10 +28,7 @@ const TRIES: u32 = 3;
 const BACKLOG: usize = 120;
 
 /// The running pusher; [`Influx::finish`] makes the last push and waits for it.
-pub struct Influx {
-    stop: Arc<(Mutex<bool>, Condvar)>,
-    thread: Option<JoinHandle<()>>,
-}
+pub struct Influx(Option<Ticker>);
 
 fn now_ns() -> u128 {
     SystemTime::now()
@@ -89,52 +86,22 @@ impl Pusher {
 impl Influx {
     /// Starts pushing `exporter`'s figures every `cfg.interval`.
     pub fn start(cfg: InfluxConfig, exporter: Arc<Exporter>) -> Influx {
-        let stop = Arc::new((Mutex::new(false), Condvar::new()));
-        let flag = Arc::clone(&stop);
-        let thread = std::thread::Builder::new()
-            .name("iogauge-influx".into())
-            .spawn(move || {
-                let interval = cfg.interval;
-                let mut p = Pusher {
-                    agent: client::agent(Duration::from_secs(5)),
-                    cfg,
-                    backlog: Vec::new(),
-                    reported: false,
-                };
-                let mut stopped = flag.0.lock().unwrap_or_else(|e| e.into_inner());
-                loop {
-                    stopped = flag
-                        .1
-                        .wait_timeout(stopped, interval)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                    let last = *stopped;
-                    drop(stopped);
-                    p.push(&exporter);
-                    if last {
-                        return;
-                    }
-                    stopped = flag.0.lock().unwrap_or_else(|e| e.into_inner());
-                }
-            })
-            .expect("a thread for the InfluxDB push");
-        Influx {
-            stop,
-            thread: Some(thread),
-        }
-    }
-
-    /// Asks for the last push (the final figures) without waiting.
-    pub fn stop(&self) {
-        *self.stop.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.stop.1.notify_all();
+        let interval = cfg.interval;
+        let mut p = Pusher {
+            agent: client::agent(Duration::from_secs(5)),
+            cfg,
+            backlog: Vec::new(),
+            reported: false,
+        };
+        Influx(Ticker::start("iogauge-influx", interval, move || {
+            p.push(&exporter)
+        }))
     }
 
     /// Makes the last push and waits for it (bounded by the retries' time-outs).
     pub fn finish(&mut self) {
-        self.stop();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+        if let Some(t) = &mut self.0 {
+            t.finish();
         }
     }
 }

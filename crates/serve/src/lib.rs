@@ -17,6 +17,7 @@ pub mod influx;
 pub mod line_protocol;
 pub mod push;
 pub mod sink;
+mod ticker;
 
 pub use exporter::{Endpoint, Exporter};
 pub use figures::RunInfo;

@@ -3,8 +3,7 @@
 //! run ends. Rank 0 serves every rank's figures from one endpoint (docs/monitoring.md, "Under
 //! MPI").
 
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::Duration;
 
 use measure::LiveBoard;
@@ -12,6 +11,7 @@ use results::sink::{Event, Sink};
 
 use crate::client;
 use crate::figures::Reading;
+use crate::ticker::Ticker;
 
 /// Where this process's readings go.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,24 +34,14 @@ impl PushTarget {
 /// The sink on the processes that do not report.
 pub struct PushSink {
     target: PushTarget,
-    stop: Arc<(Mutex<bool>, Condvar)>,
-    thread: Option<JoinHandle<()>>,
+    ticker: Option<Ticker>,
 }
 
 impl PushSink {
     pub fn new(target: PushTarget) -> PushSink {
         PushSink {
             target,
-            stop: Arc::new((Mutex::new(false), Condvar::new())),
-            thread: None,
-        }
-    }
-
-    fn finish(&mut self) {
-        *self.stop.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.stop.1.notify_all();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+            ticker: None,
         }
     }
 }
@@ -64,57 +54,30 @@ fn push(agent: &ureq::Agent, target: &PushTarget, board: &LiveBoard) -> Result<(
 
 impl Sink for PushSink {
     fn event(&mut self, e: &Event<'_>) {
-        if let Event::RunEnd(_) = e {
-            self.finish();
+        if let (Event::RunEnd(_), Some(t)) = (e, &mut self.ticker) {
+            t.finish();
         }
     }
 
     fn attach(&mut self, board: &Arc<LiveBoard>) {
-        if self.thread.is_some() {
+        if self.ticker.is_some() {
             return;
         }
-        let (target, board, stop) = (
-            self.target.clone(),
-            Arc::clone(board),
-            Arc::clone(&self.stop),
-        );
-        let spawned = std::thread::Builder::new()
-            .name("iogauge-push".into())
-            .spawn(move || {
-                let agent = client::agent(Duration::from_secs(5));
-                let mut reported = false;
-                let mut stopped = stop.0.lock().unwrap_or_else(|e| e.into_inner());
-                loop {
-                    stopped = stop
-                        .1
-                        .wait_timeout(stopped, target.interval)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                    let last = *stopped;
-                    drop(stopped);
-                    if let Err(e) = push(&agent, &target, &board) {
-                        if !reported {
-                            reported = true;
-                            eprintln!(
-                                "iogauge: warning: rank {}: cannot push live figures to {}: {e} \
-                                 (not reported again)",
-                                target.first_rank, target.url
-                            );
-                        }
-                    }
-                    if last {
-                        return;
-                    }
-                    stopped = stop.0.lock().unwrap_or_else(|e| e.into_inner());
+        let (target, board) = (self.target.clone(), Arc::clone(board));
+        let agent = client::agent(Duration::from_secs(5));
+        let mut reported = false;
+        self.ticker = Ticker::start("iogauge-push", target.interval, move || {
+            if let Err(e) = push(&agent, &target, &board) {
+                if !reported {
+                    reported = true;
+                    eprintln!(
+                        "iogauge: warning: rank {}: cannot push live figures to {}: {e} \
+                         (not reported again)",
+                        target.first_rank, target.url
+                    );
                 }
-            });
-        self.thread = spawned.ok();
-    }
-}
-
-impl Drop for PushSink {
-    fn drop(&mut self) {
-        self.finish();
+            }
+        });
     }
 }
 
