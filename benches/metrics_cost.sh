@@ -20,7 +20,7 @@ status: 0 when every run ran (whatever the ratios), 1 when one failed, 2 on bad 
 
 Options (each also settable through the environment variable named in brackets):
   -s SIZE    bytes per FPP task                                      [SIZE, default 512m]
-  -n N       files per mdtest task                                   [FILES, default 10000]
+  -n N       files per mdtest task                                   [FILES, default 50000]
   -j JOBS    tasks                                                   [JOBS, default 2]
   -r RUNS    measured rounds                                         [RUNS, default 7]
   -d DIR     target directory                                        [DIR, default /dev/shm]
@@ -35,7 +35,7 @@ EOF
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
 SIZE=${SIZE:-512m}
-FILES=${FILES:-10000}
+FILES=${FILES:-50000}
 JOBS=${JOBS:-2}
 RUNS=${RUNS:-7}
 DIR=${DIR:-/dev/shm}
