@@ -5,9 +5,11 @@
 //! One file per engine (`posix.rs`, `mmap.rs`, `dummy.rs`): the engine, the options it
 //! declares, the checks of those options and its constructor. `registry.rs` is the table that
 //! maps names (IOR's `-a`) to them and lists the IOR APIs that are refused; `config.rs` is the
-//! plan's part that names an engine and its option values.
+//! plan's part that names an engine and its option values. `cache.rs` measures and drops the
+//! page cache around the files of engines that use it.
 
 mod aligned;
+pub mod cache;
 mod config;
 mod defaults;
 mod dummy;
