@@ -26,6 +26,7 @@ impl EventLog {
 fn notice(n: &Notice<'_>) -> Value {
     match n {
         Notice::Warning(w) => json!({"notice": "warning", "text": w}),
+        Notice::Alert(a) => json!({"notice": "alert", "id": a.id, "text": a.message}),
         Notice::IorRepetition { iteration, .. } => {
             json!({"notice": "ior-repetition", "iteration": iteration})
         }

@@ -1,8 +1,12 @@
 //! The hub of one run: the result document as it grows and the sinks that hear about it. Every
 //! workload reports through it, so the document and the events always agree: a phase reported
-//! here is in the document the next sink sees.
+//! here is in the document the next sink sees. Every phase goes through the same checks
+//! (`checks`) on its way in, so each workload gets the warnings of `docs/warnings.md`.
 
 use std::sync::{Mutex, MutexGuard};
+
+use crate::alert::{Alert, Thresholds};
+use crate::checks::phase_alerts;
 
 use crate::sink::{
     Detail, Event, Fanout, IntervalSample, Notice, PhaseEnd, PhaseStart, RunEnd, Sink,
@@ -12,12 +16,26 @@ use crate::{PhaseResult, RunResult};
 pub struct Hub {
     doc: RunResult,
     sinks: Fanout,
+    thresholds: Thresholds,
 }
 
 impl Hub {
     /// `doc` holds what is known before the run (workload, parameters, ranks, environment).
     pub fn new(doc: RunResult, sinks: Fanout) -> Hub {
-        Hub { doc, sinks }
+        Hub {
+            doc,
+            sinks,
+            thresholds: Thresholds::default(),
+        }
+    }
+
+    /// The thresholds of the checks (`--warn`); the defaults otherwise.
+    pub fn set_thresholds(&mut self, t: Thresholds) {
+        self.thresholds = t;
+    }
+
+    pub fn thresholds(&self) -> &Thresholds {
+        &self.thresholds
     }
 
     pub fn doc(&self) -> &RunResult {
@@ -41,9 +59,18 @@ impl Hub {
         self.sinks.event(&Event::Interval(s));
     }
 
-    /// Adds the phase to the document (its verification errors to the run's), then tells the
-    /// sinks.
-    pub fn phase_end(&mut self, result: PhaseResult, detail: Detail<'_>) {
+    /// Adds the phase to the document (its verification errors to the run's) with its rank
+    /// spread and the alerts its checks call for, then tells the sinks. A phase that comes
+    /// with alerts (an IO500 phase from its tool's run) keeps them, once each.
+    pub fn phase_end(&mut self, mut result: PhaseResult, detail: Detail<'_>) {
+        if result.spread.is_none() && result.per_rank.len() > 1 {
+            result.spread = result.rank_spread();
+        }
+        for a in phase_alerts(&self.doc, &result, &self.thresholds) {
+            if !result.alerts.iter().any(|b| b.id == a.id) {
+                result.alerts.push(a);
+            }
+        }
         self.doc.verification_errors += result.verification.as_ref().map_or(0, |v| v.errors);
         self.doc.phases.push(result);
         let result = self.doc.phases.last().expect("just pushed");
@@ -61,12 +88,23 @@ impl Hub {
         self.sinks.event(&Event::Notice(&Notice::Warning(text)));
     }
 
-    /// Any other notice; warnings go through [`Hub::warning`].
+    /// A run-level warning with a stable id, for the document and the sinks; dropped when
+    /// `--warn` turned its id off, and kept once when raised again.
+    pub fn alert(&mut self, a: Alert) {
+        if !self.thresholds.wants(&a.id) || self.doc.alerts.contains(&a) {
+            return;
+        }
+        self.doc.alerts.push(a);
+        let a = self.doc.alerts.last().expect("just pushed");
+        self.sinks.event(&Event::Notice(&Notice::Alert(a)));
+    }
+
+    /// Any other notice; warnings go through [`Hub::warning`] and [`Hub::alert`].
     pub fn notice(&mut self, n: &Notice<'_>) {
-        if let Notice::Warning(w) = n {
-            self.warning(w);
-        } else {
-            self.sinks.event(&Event::Notice(n));
+        match n {
+            Notice::Warning(w) => self.warning(w),
+            Notice::Alert(a) => self.alert((*a).clone()),
+            _ => self.sinks.event(&Event::Notice(n)),
         }
     }
 
@@ -146,6 +184,7 @@ mod tests {
             iteration: 0,
             io500_phase: None,
             ranks: 1,
+            expect: Default::default(),
         });
         let mut p = PhaseResult::new(Operation::Write, 0);
         p.verification = Some(crate::Verification {
@@ -169,5 +208,38 @@ mod tests {
         assert_eq!(doc.verification_errors, 2);
         assert_eq!(doc.warnings, ["w", "rank 0 failed"]);
         assert!(!doc.finished.is_empty());
+    }
+
+    #[test]
+    fn phases_get_their_spread_and_checks_once() {
+        use crate::{Alert, AlertId, RankTimes};
+        let doc = RunResult::new(Parameters::Ior(Default::default()), vec![], "x");
+        let mut hub = Hub::new(doc, Fanout::default());
+        let mut t = Thresholds::default();
+        t.set("read-same-node=off").unwrap();
+        hub.set_thresholds(t);
+        let mut p = PhaseResult::new(Operation::Write, 0);
+        p.times.total_s = 0.5;
+        p.per_rank = (0..3)
+            .map(|r| RankTimes {
+                rank: r,
+                close_stop_s: [0.1, 0.2, 0.25][r as usize],
+                ..Default::default()
+            })
+            .collect();
+        // As an IO500 phase arrives from its tool's run: already checked once.
+        p.alerts
+            .push(Alert::new(AlertId::ShortPhase, "from the tool".into()));
+        hub.phase_end(p, Detail::External);
+        let got = &hub.doc().phases[0];
+        assert_eq!(got.spread.unwrap().last_done_rank, 2);
+        let ids: Vec<&str> = got.alerts.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["short-phase"]);
+        assert_eq!(got.alerts[0].message, "from the tool");
+        hub.alert(Alert::new(AlertId::ReadSameNode, "off".into()));
+        let cached = Alert::new(AlertId::CacheDropLimited, "once".into());
+        hub.alert(cached.clone());
+        hub.notice(&Notice::Alert(&cached));
+        assert_eq!(hub.doc().alerts, [cached]);
     }
 }

@@ -3,6 +3,9 @@
 //! `io500`) and their form in the document; and capture of the host and file-system facts every
 //! result carries.
 
+pub mod alert;
+pub mod cache;
+pub mod checks;
 mod environment;
 pub mod find;
 mod fstype;
@@ -17,7 +20,10 @@ mod operation;
 mod params;
 mod schema;
 pub mod sink;
+mod spread;
 
+pub use alert::{Alert, AlertId, Thresholds};
+pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};
 pub use environment::{capture, fs_info, Environment, FsInfo};
 pub use hub::{Hub, SharedHub};
 pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};
@@ -31,3 +37,4 @@ pub use operation::Operation;
 pub use params::{FindParameters, MdtestParameters, MdtestResolved, Parameters};
 pub use schema::{json_schema, json_schema_text};
 pub use sink::{Detail, Event, Fanout, Notice, Sink};
+pub use spread::RankSpread;

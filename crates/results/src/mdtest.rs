@@ -163,8 +163,10 @@ pub fn phase_result(o: &PhaseOutcome, write_bytes: u64) -> PhaseResult {
                 open_stop_s: start,
                 xfer_start_s: start,
                 xfer_stop_s: stop,
+                // Done when its own operations end: the -Y sync and the closing barrier
+                // after them are the same wait for every rank.
                 close_start_s: stop,
-                close_stop_s: r.end - t0,
+                close_stop_s: stop,
                 bytes: r.bytes,
                 ops: r.items,
                 counters: Default::default(),

@@ -1,9 +1,12 @@
 //! The result model: one serde schema for JSON, the store and reports. Documented field by field
 //! in `docs/results.md`; bump [`SCHEMA_VERSION`] on any incompatible change.
 
+use crate::alert::Alert;
+use crate::cache::PageCache;
 use crate::environment::{self, Environment};
 use crate::io500::Io500Result;
 use crate::params::Parameters;
+use crate::spread::RankSpread;
 use crate::Operation;
 use measure::{compact_utc, now_rfc3339, rfc3339_utc};
 use measure::{HistogramSummary, SeriesSummary, Stats};
@@ -39,6 +42,9 @@ pub struct RunResult {
     /// The IO500's scores and validity (workload io500 only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub io500: Option<Io500Result>,
+    /// Run-level warnings with a stable id and their evidence (`docs/warnings.md`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<Alert>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
@@ -98,6 +104,19 @@ pub struct PhaseResult {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub counters: BTreeMap<String, u64>,
     pub warnings: Vec<String>,
+    /// What the page cache held at the start (read phases) and what `--drop-caches` did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_cache: Option<PageCache>,
+    /// Write phases: whether the timed window includes flushing the data to storage (fsync);
+    /// absent where the engine writes around the page cache or moves no data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flushed: Option<bool>,
+    /// First done, last done and the median rank (two or more ranks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<RankSpread>,
+    /// Warnings about this phase with a stable id and their evidence (`docs/warnings.md`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<Alert>,
 }
 
 /// Durations in seconds of the phase's sub-windows across all ranks (earliest start to latest
@@ -233,7 +252,18 @@ impl PhaseResult {
             verification: None,
             counters: BTreeMap::new(),
             warnings: Vec::new(),
+            page_cache: None,
+            flushed: None,
+            spread: None,
+            alerts: Vec::new(),
         }
+    }
+}
+
+impl PhaseResult {
+    /// How the ranks finished: each rank is done at its `close_stop_s`.
+    pub fn rank_spread(&self) -> Option<RankSpread> {
+        RankSpread::of(self.per_rank.iter().map(|r| (r.close_stop_s, r.rank)))
     }
 }
 
@@ -262,6 +292,7 @@ impl RunResult {
             verification_errors: 0,
             exit_code: 0,
             io500: None,
+            alerts: Vec::new(),
         }
     }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use measure::LiveBoard;
 
-use crate::{find, ior, mdtest, Operation, PhaseResult, RunResult};
+use crate::{find, ior, mdtest, Alert, Operation, PhaseResult, RunResult};
 
 /// An output of a run. Called with the hub's lock held, from rank 0's thread or the live
 /// sampler, never from the I/O path; a sink must not fail the run (report its own problems).
@@ -62,6 +62,18 @@ pub struct PhaseStart {
     pub io500_phase: Option<String>,
     /// Ranks taking part.
     pub ranks: usize,
+    /// How much the phase will do, where its plan knows (for a progress display).
+    pub expect: Expect,
+}
+
+/// What a phase will do if it runs to its end, over all ranks; `None` where the plan does not
+/// know (a find's walk).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Expect {
+    pub bytes: Option<u64>,
+    pub ops: Option<u64>,
+    /// The stonewall: the phase stops its operations after this many seconds.
+    pub deadline_s: Option<f64>,
 }
 
 /// The live counters of this process's ranks, read while a phase runs.
@@ -103,6 +115,8 @@ pub enum Detail<'a> {
 pub enum Notice<'a> {
     /// Something the user should know that belongs to no phase; also in `warnings`.
     Warning(&'a str),
+    /// A warning with a stable id that belongs to no phase; also in `alerts`.
+    Alert(&'a Alert),
     /// IOR: a repetition starts with this data signature.
     IorRepetition { iteration: u32, seed: i64 },
     /// IOR: the untimed `-W` read-back after a write.

@@ -47,6 +47,7 @@ fn phase(hub: &mut Hub, op: Operation) {
         iteration: 0,
         io500_phase: None,
         ranks: 1,
+        expect: Default::default(),
     });
     hub.phase_end(common::full_phase(op, 0), Detail::External);
 }

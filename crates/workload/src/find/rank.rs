@@ -77,6 +77,7 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
             iteration: 0,
             io500_phase: None,
             ranks: comm.size(),
+            expect: Default::default(),
         });
     }
     comm.barrier()?;

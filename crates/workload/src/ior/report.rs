@@ -24,6 +24,7 @@ impl Report<'_> {
             iteration,
             io500_phase: None,
             ranks,
+            expect: Default::default(),
         });
     }
 

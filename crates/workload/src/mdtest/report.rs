@@ -37,6 +37,7 @@ impl Report<'_> {
             iteration,
             io500_phase: None,
             ranks,
+            expect: Default::default(),
         });
     }
 

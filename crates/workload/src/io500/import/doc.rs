@@ -68,6 +68,7 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
         verification_errors: 0,
         exit_code: 0,
         io500: None,
+        alerts: Vec::new(),
     };
     doc.warnings
         .extend(p.run_invalid.iter().map(|r| format!("INVALID run: {r}")));

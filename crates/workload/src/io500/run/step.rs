@@ -189,6 +189,7 @@ fn tool(
             iteration: 0,
             io500_phase: Some(phase.name.to_string()),
             ranks: built.ranks,
+            expect: Default::default(),
         });
     }
     match driver.run(phase, built, planned, &w.result, out.session) {
