@@ -17,6 +17,10 @@ pub struct GlobalOpts {
     pub labels: Vec<String>,
     /// `--quiet`: no terminal output but errors.
     pub quiet: bool,
+    /// `--drop-caches[=auto|system|files]`: the mode given (`auto` when bare).
+    pub drop_caches: Option<String>,
+    /// `--warn ID=VALUE`, repeatable, in order.
+    pub warn: Vec<String>,
     /// `--metrics`, `--metrics-linger`, `--influx`, `--influx-interval`,
     /// `--influx-token-file` (`monitoring.rs` checks them).
     pub monitoring: MonitoringOpts,
@@ -69,6 +73,9 @@ pub fn extract(args: Vec<String>) -> Result<(Vec<String>, GlobalOpts), String> {
                 opts.monitoring.influx_token_file = Some(PathBuf::from(value("a file name")?))
             }
             "--quiet" => opts.quiet = true,
+            // The mode only inline: a separate word may be a tool's argument (find's path).
+            "--drop-caches" => opts.drop_caches = Some(inline.unwrap_or("auto".into())),
+            "--warn" => opts.warn.push(value("ID=VALUE")?),
             _ => rest.push(arg),
         }
     }
@@ -86,13 +93,19 @@ mod tests {
     #[test]
     fn found_anywhere_before_a_bare_double_dash() {
         let (rest, o) = split(
-            "--label a=1 ior -w --db /tmp/x.db -t 1m --label=b=2 --quiet -o f --no-store -- --quiet",
+            "--label a=1 ior -w --db /tmp/x.db -t 1m --label=b=2 --quiet -o f --no-store \
+             --warn short-phase=off --drop-caches --warn=straggler=2 -- --quiet",
         )
         .unwrap();
         assert_eq!(rest, ["ior", "-w", "-t", "1m", "-o", "f", "--", "--quiet"]);
         assert_eq!(o.db, Some(PathBuf::from("/tmp/x.db")));
         assert_eq!(o.labels, ["a=1", "b=2"]);
         assert!(o.quiet && o.no_store);
+        assert_eq!(o.warn, ["short-phase=off", "straggler=2"]);
+        assert_eq!(o.drop_caches.as_deref(), Some("auto"));
+        let (rest, o) = split("find --drop-caches=files files -C").unwrap();
+        assert_eq!(rest, ["find", "files", "-C"]);
+        assert_eq!(o.drop_caches.as_deref(), Some("files"));
     }
 
     #[test]
@@ -128,6 +141,7 @@ mod tests {
         assert_eq!(split("ior --db").unwrap_err(), "--db needs a file name");
         assert_eq!(split("ior --db=").unwrap_err(), "--db needs a file name");
         assert_eq!(split("ior --label").unwrap_err(), "--label needs KEY=VALUE");
+        assert_eq!(split("ior --warn").unwrap_err(), "--warn needs ID=VALUE");
         assert_eq!(
             split("--quiet=1 ior").unwrap_err(),
             "--quiet takes no value"

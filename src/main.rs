@@ -3,6 +3,7 @@
 //! The binary is glue: parse the command line (`cli`), turn it into a validated plan, run it
 //! on thread ranks (`world`), and hand results to the sinks. Each command lives in the directory of its tool (`ior/`, `mdtest/`, `find/`, `io500/`).
 
+mod checks;
 mod cli;
 #[cfg(test)]
 mod compat;
@@ -48,6 +49,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    match checks::from_opts(&opts) {
+        Ok(c) => checks::set(c),
+        Err(e) => {
+            eprintln!("iogauge: {e}");
+            return ExitCode::from(2);
+        }
+    }
     if opts.quiet {
         quiet_stdout();
     }

@@ -72,7 +72,8 @@ fn run(cmd: &FindCommand, setup: &RankSetup, global: &Global) -> u8 {
     let json: Vec<PathBuf> = cmd.json.iter().cloned().collect();
     let fanout = crate::sinks::choose(vec![Box::new(report)], json, global);
     let ranks = setup.into_ranks();
-    let session = Session::new(document(p, setup), fanout, ranks.local());
+    let session =
+        Session::new(document(p, setup), fanout, ranks.local()).with_checks(crate::checks::get());
     let listing = Listing::new();
     let list: Option<&dyn Lister> = if p.count_only { None } else { Some(&listing) };
     let done = find::run(p, &ranks, &session, list);

@@ -81,6 +81,9 @@ impl Sink for FindReport {
             Event::Notice(Notice::Warning(w)) if self.warn => {
                 eprintln!("iogauge find: warning: {w}");
             }
+            Event::Notice(Notice::Alert(a)) if self.warn => {
+                eprintln!("iogauge find: warning: {}", a.message);
+            }
             Event::RunEnd(_) => {
                 if let Some(o) = &self.outcome {
                     // A closed pipe must not fail the run.

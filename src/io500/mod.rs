@@ -11,14 +11,15 @@ use std::path::{Path, PathBuf};
 
 use measure::{local_now, IO500_TIMESTAMP_FORMAT};
 use plan::io500::Io500Params;
-use results::{RunResult, Sink};
+use results::{Alert, AlertId, RunResult, Sink};
+
 use workload::io500::config::{template, template_mandatory, Config};
 use workload::io500::format::pair;
 use workload::io500::hash;
 use workload::io500::layout::Layout;
 use workload::io500::run::{self, Outcome, Settings};
 use workload::io500::seeds::check_timestamp;
-use workload::session::Session;
+use workload::session::{DropCaches, Session};
 
 use crate::world::{Global, RankSetup};
 use cli::{Io500Command, HELP};
@@ -195,12 +196,8 @@ fn execute(
         doc.warnings.push(q.warning());
         q.console()
     });
-    let note = "all ranks run on this machine: the read phases may be served from the page \
-                cache (the IO500 reads another node's data with -C; set [global] drop-caches = \
-                TRUE or use API = POSIX --posix.odirect for the IOR phases)";
-    if !s.dry_run && !s.config.bool("global", "drop-caches") {
-        eprintln!("iogauge io500: note: {note}");
-        doc.warnings.push(note.to_string());
+    if let Some(a) = same_node(&s, &doc) {
+        doc.alerts.push(a);
     }
     if s.dry_run {
         println!(
@@ -218,12 +215,28 @@ fn execute(
     );
     let own: Vec<Box<dyn Sink>> = vec![Box::new(dir)];
     let local = setup.into_ranks().local();
-    let session = Session::new(doc, crate::sinks::choose(own, json.clone(), global), local);
+    let session = Session::new(doc, crate::sinks::choose(own, json.clone(), global), local)
+        .with_checks(crate::checks::get());
     let outcome = match run::run(&s, &prepared, &mut driver, &session) {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
     finish(cmd, &s, &session, &outcome, &json)
+}
+
+/// `read-same-node` when every rank runs on this machine and nothing drops the page cache
+/// between phases: the reads, reordered with -C to another node's data, find it cached here.
+fn same_node(s: &Settings, doc: &RunResult) -> Option<Alert> {
+    let checks = crate::checks::get();
+    let one_machine = !crate::world::is_mpi() || doc.ranks.nodes == 1;
+    let drops = s.config.bool("global", "drop-caches") || checks.drop_caches != DropCaches::Off;
+    if s.dry_run || drops || !one_machine || !checks.thresholds.is_on(AlertId::ReadSameNode) {
+        return None;
+    }
+    let note = "all ranks run on this machine: the read phases may be served from the page \
+                cache (the IO500 reads another node's data with -C; set [global] drop-caches = \
+                TRUE, give --drop-caches, or use API = POSIX --posix.odirect for the IOR phases)";
+    Some(Alert::new(AlertId::ReadSameNode, note.to_string()).with("nodes", doc.ranks.nodes))
 }
 
 /// The resolved configuration and run facts, as the document's `parameters`.

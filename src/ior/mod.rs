@@ -180,7 +180,11 @@ fn run(
     let json: Vec<PathBuf> = cmd.launch.json.iter().cloned().collect();
     let fanout = crate::sinks::choose(sinks(p, header, out), json, global);
     let ranks = setup.into_ranks();
-    let done = ior::run(p, &ranks, &Session::new(doc, fanout, ranks.local()));
+    let done = ior::run(
+        p,
+        &ranks,
+        &Session::new(doc, fanout, ranks.local()).with_checks(crate::checks::get()),
+    );
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");
     }

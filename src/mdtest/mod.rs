@@ -206,7 +206,11 @@ fn run(
         status_items,
     };
     let ranks = setup.into_ranks();
-    let done = mdtest::run(plan, &ranks, &Session::new(doc, fanout, ranks.local()));
+    let done = mdtest::run(
+        plan,
+        &ranks,
+        &Session::new(doc, fanout, ranks.local()).with_checks(crate::checks::get()),
+    );
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");
     }

@@ -164,9 +164,9 @@ fn find_events() {
     .ok();
     let ev = events(&log);
     assert_eq!(check_order(&ev), [("find".into(), 0, None)]);
-    // The short-run warning comes after the phase, before the end.
-    let warning = ev.iter().position(|e| e["notice"] == "warning").unwrap();
-    assert_eq!(kind(&ev[warning - 1]), "phase-end");
+    // A warning of the walk's counts comes after the phase, before the end: no directory is
+    // unreadable here, so there is none.
+    assert!(!ev.iter().any(|e| e["notice"] == "warning"), "{ev:?}");
 }
 
 #[test]

@@ -52,7 +52,10 @@ mod tests {
     use super::*;
 
     fn ranks(done: &[f64]) -> Vec<(f64, u64)> {
-        done.iter().enumerate().map(|(i, &d)| (d, i as u64)).collect()
+        done.iter()
+            .enumerate()
+            .map(|(i, &d)| (d, i as u64))
+            .collect()
     }
 
     #[test]

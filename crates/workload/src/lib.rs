@@ -5,6 +5,7 @@
 //! `mdtest` is the mdtest-compatible metadata benchmark (tree math, names, phases).
 //! `find` is the parallel find with pfind's semantics (IO500's find phase).
 
+pub mod cache;
 mod file_kind;
 pub mod find;
 pub mod io500;

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use measure::{now_ns, LiveBoard, Recorder};
 use results::sink::IntervalSample;
-use results::{Fanout, Hub, OperationSummary, RunResult, SharedHub, Sink};
+use results::{Fanout, Hub, OperationSummary, RunResult, SharedHub, Sink, Thresholds};
 
 /// Width of the per-interval series buckets every workload records.
 pub const INTERVAL_NS: u64 = 1_000_000_000;
@@ -25,6 +25,28 @@ pub struct Session {
     /// This session samples `live` while its workload runs (not a session nested in another,
     /// whose sampler covers it).
     samples: bool,
+    /// `--drop-caches`: what to drop before each phase.
+    drop_caches: DropCaches,
+}
+
+/// `--drop-caches`: what to drop before each phase.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DropCaches {
+    #[default]
+    Off,
+    /// The whole node's caches as root, else the files each read phase reads.
+    Auto,
+    /// The whole node's caches; needs root.
+    System,
+    /// The files each read phase reads (`fsync` + `POSIX_FADV_DONTNEED`), as any user.
+    Files,
+}
+
+/// What a run checks and drops besides measuring (`--warn`, `--drop-caches`).
+#[derive(Debug, Clone, Default)]
+pub struct Checks {
+    pub thresholds: Thresholds,
+    pub drop_caches: DropCaches,
 }
 
 impl Session {
@@ -40,18 +62,42 @@ impl Session {
             interval_ns: INTERVAL_NS,
             live,
             samples: true,
+            drop_caches: DropCaches::Off,
         }
     }
 
+    /// The same session with `checks` in force.
+    pub fn with_checks(self, checks: Checks) -> Session {
+        self.hub().set_thresholds(checks.thresholds);
+        Session {
+            drop_caches: checks.drop_caches,
+            ..self
+        }
+    }
+
+    /// What this run's thresholds and cache drops are (a nested session takes them over).
+    pub fn checks(&self) -> Checks {
+        Checks {
+            thresholds: self.hub().thresholds().clone(),
+            drop_caches: self.drop_caches,
+        }
+    }
+
+    pub fn drop_caches(&self) -> DropCaches {
+        self.drop_caches
+    }
+
     /// A session for one part of `outer`'s run (an IO500 phase's tool): its own document and
-    /// sinks, `outer`'s live counters, which `outer` samples.
+    /// sinks, `outer`'s live counters, which `outer` samples, and `outer`'s checks.
     pub fn nested(doc: RunResult, sinks: Fanout, outer: &Session) -> Session {
         Session {
             hub: SharedHub::new(Hub::new(doc, sinks)),
             interval_ns: outer.interval_ns,
             live: Arc::clone(&outer.live),
             samples: false,
+            drop_caches: outer.drop_caches,
         }
+        .with_checks(outer.checks())
     }
 
     /// The recorder of local rank `slot`'s next phase, published on the live counters, for

@@ -58,6 +58,7 @@ impl PhaseFiles<'_> {
                 let mut own = own;
                 own.extend(crate::monitoring::follower_sink());
                 Session::new(doc, Fanout::new(own), setup.into_ranks().local())
+                    .with_checks(crate::checks::get())
             }
         }
     }

@@ -32,6 +32,7 @@ impl Sink for IorReport {
                 Notice::IorCheck(c) => p.check(c),
                 Notice::IorRemove { iteration, time_s } => p.remove(*iteration, *time_s),
                 Notice::Warning(w) => p.warning(w),
+                Notice::Alert(a) => p.warning(&a.message),
                 _ => Ok(()),
             },
             Event::RunEnd(_) => p.finish(&super::ctime_now()),

@@ -46,6 +46,7 @@ impl Sink for MdtestReport {
                 } => p.begin(*random_seed, *items_from_status),
                 Notice::MdtestStonewall(s) => p.stonewall(s),
                 Notice::Warning(w) => p.warning(w),
+                Notice::Alert(a) => p.warning(&a.message),
                 _ => Ok(()),
             },
             Event::RunEnd(end) => p.finish(&self.outcomes, end.run.verification_errors),

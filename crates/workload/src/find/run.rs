@@ -17,9 +17,6 @@ use super::rank::{run_rank, FindCtx, FindError, FindOutcome};
 use super::walk::Lister;
 use crate::session::{Finished, Session};
 
-/// Below this runtime the rate says more about start-up than about the file system.
-const SHORT_RUN_S: f64 = 1.0;
-
 /// Walks in this process so far: every rank runs the same walks in the same order, so the
 /// count is the same walk id everywhere (the MPI pool keeps walks apart by it).
 static WALKS: AtomicU32 = AtomicU32::new(0);
@@ -98,7 +95,7 @@ pub fn run(
 }
 
 /// What the counts say about the figures: unreadable directories, entries that could not be
-/// stat'ed, a run too short for its rate to mean much.
+/// stat'ed. (A run too short for its rate to mean much is every phase's `short-phase`.)
 fn warnings(o: &FindOutcome) -> Vec<String> {
     let t = &o.total;
     let mut w = Vec::new();
@@ -125,12 +122,6 @@ fn warnings(o: &FindOutcome) -> Vec<String> {
             "{} entr{} could not be stat'ed (vanished or no permission) and did not match",
             t.stat_errors,
             if t.stat_errors == 1 { "y" } else { "ies" }
-        ));
-    }
-    let runtime = o.runtime_s();
-    if runtime < SHORT_RUN_S {
-        w.push(format!(
-            "short run ({runtime:.3} s): thread start and timer costs weigh on the rate; walk a larger tree for a representative figure"
         ));
     }
     w

@@ -11,6 +11,7 @@ use plan::ior::IorParams;
 use plan::mdtest::MdtestParams;
 
 use crate::mdtest::Shape;
+use results::sink::Expect;
 
 /// What a phase's tool runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -23,6 +24,24 @@ pub enum PhasePlan {
     Find(FindParams),
     /// An external find script, run by rank 0 through the shell.
     Script(String),
+}
+
+impl PhasePlan {
+    /// What the phase will do on `ranks` ranks, as far as its plan says (for a progress
+    /// display); a find's walk is not known ahead.
+    pub fn expect(&self, ranks: usize) -> Expect {
+        let ranks = ranks as u64;
+        match self {
+            PhasePlan::Ior(p) => crate::ior::expect(p, ranks, 0),
+            PhasePlan::Mdtest { params, shape } => Expect {
+                ops: shape.items_per_rank().map(|n| n.saturating_mul(ranks)),
+                bytes: None,
+                deadline_s: (params.phases.create && params.stonewall_s > 0.0)
+                    .then_some(params.stonewall_s),
+            },
+            _ => Expect::default(),
+        }
+    }
 }
 
 /// A phase's plan and the warnings its checks gave (printed when the phase runs).

@@ -25,5 +25,6 @@ pub use error::IorError;
 pub use outcome::{
     Access, CheckOutcome, ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
 };
+pub use phase::expect;
 pub use plan::ior::{DataPacket, IorParams, SummaryFormat};
 pub use run::run;

@@ -18,6 +18,8 @@
 //! and reads its T transfers in order, like IOR; the block choice is a hash of (seed, rank,
 //! segment), so no table is needed.
 
+use engine::cache::Strided;
+
 use crate::rng::{mix2, Permutation};
 
 /// How the transfers of one phase are ordered.
@@ -138,6 +140,26 @@ impl AccessPattern {
         }
     }
 
+    /// The bytes this rank's transfers fall in: its block of every segment; with `-z` on a
+    /// shared file (a segment's slots go to all ranks) every segment whole; with `-z -z`
+    /// (random blocks of the file) the whole file.
+    pub fn part(&self) -> Strided {
+        let whole = |len| Strided::whole(0, len);
+        match self.order {
+            Order::RandomBlocks { blocks_in_file, .. } => whole(blocks_in_file * self.block),
+            Order::Shuffled(_) if !self.file_per_proc => {
+                whole(self.segments * self.tasks * self.block)
+            }
+            _ if self.file_per_proc => whole(self.segments * self.block),
+            _ => Strided {
+                first: self.rank_base(),
+                len: self.block,
+                stride: self.tasks * self.block,
+                count: self.segments,
+            },
+        }
+    }
+
     fn segment_base(&self, seg: u64) -> u64 {
         if self.file_per_proc {
             seg * self.block
@@ -232,6 +254,26 @@ mod tests {
         hits
     }
 
+    /// Rank `rank % tasks` in one of the three orders (sequential, `-z`, `-z -z`), 8-byte
+    /// transfers.
+    fn pattern(
+        per_block: u64,
+        segs: u64,
+        tasks: u64,
+        rank: u64,
+        fpp: bool,
+        order: u8,
+        seed: u64,
+    ) -> AccessPattern {
+        let (xfer, block) = (8, 8 * per_block);
+        let p = AccessPattern::sequential(block, xfer, segs, tasks, fpp, rank % tasks);
+        match order {
+            0 => p,
+            1 => p.shuffled(seed),
+            _ => p.random_blocks(seed, 3 * block),
+        }
+    }
+
     proptest! {
         #[test]
         fn every_byte_written_exactly_once(
@@ -249,13 +291,7 @@ mod tests {
             per_block in 1u64..6, segs in 1u64..5, tasks in 1u64..5, rank in 0u64..4,
             fpp: bool, order in 0u8..3, seed: u64, from in 0u64..40,
         ) {
-            let (xfer, block) = (8, 8 * per_block);
-            let mut p = AccessPattern::sequential(block, xfer, segs, tasks, fpp, rank % tasks);
-            p = match order {
-                0 => p,
-                1 => p.shuffled(seed),
-                _ => p.random_blocks(seed, 3 * block),
-            };
+            let p = pattern(per_block, segs, tasks, rank, fpp, order, seed);
             let mut c = p.offsets(from);
             // Past a full pass too: wear-out wraps.
             for k in from..from + 3 * p.transfers() {
@@ -287,6 +323,24 @@ mod tests {
                 for j in 0..per_block {
                     prop_assert_eq!(p.offset(seg * per_block + j), first + j * xfer);
                 }
+            }
+        }
+
+        #[test]
+        fn every_transfer_lies_in_the_ranks_part(
+            per_block in 1u64..6, segs in 1u64..5, tasks in 1u64..5, rank in 0u64..4,
+            fpp: bool, order in 0u8..3, seed: u64,
+        ) {
+            let xfer = 8;
+            let p = pattern(per_block, segs, tasks, rank, fpp, order, seed);
+            let part = p.part();
+            for k in 0..p.transfers() {
+                let off = p.offset(k) - part.first;
+                let (i, into) = (off / part.stride, off % part.stride);
+                prop_assert!(i < part.count && into + xfer <= part.len, "transfer {} at {}", k, off);
+            }
+            if order == 0 {
+                prop_assert_eq!(part.bytes(), p.transfers() * xfer);
             }
         }
     }

@@ -9,7 +9,10 @@ use std::time::Duration;
 use engine::{AlignedBuf, OpenHints, OpenMode};
 use exec::ReduceOp;
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram};
+use results::sink::Expect;
+use results::PageCache;
 
+use crate::cache::{before_phase, first_on_node, ReadSet};
 use crate::ior::ctx::Ctx;
 use crate::ior::data::{Checker, DataPattern};
 use crate::ior::error::IorError;
@@ -20,6 +23,7 @@ use crate::ior::outcome::{
 };
 use crate::ior::pattern::AccessPattern;
 use crate::ior::wire::{Reader, Writer};
+use crate::ior::IorParams;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -49,6 +53,23 @@ pub(crate) struct RankPhase {
     pub verify: VerifyOutcome,
     pub stonewall: Option<StonewallOutcome>,
     pub stat_size: u64,
+    /// What the page cache held before the phase (rank 0 of a read, or after a drop).
+    pub page_cache: Option<PageCache>,
+}
+
+/// What a phase of `p` on `tasks` ranks moves if it runs to the end (`pair_limit` transfers
+/// per rank when not 0), and its stonewall: for a progress display.
+pub fn expect(p: &IorParams, tasks: u64, pair_limit: u64) -> Expect {
+    let mut per_rank = p.transfers_per_rank();
+    if pair_limit > 0 {
+        per_rank = per_rank.min(pair_limit);
+    }
+    let d = p.deadline_for_stonewalling_s;
+    Expect {
+        bytes: Some(per_rank * p.transfer_size * tasks),
+        ops: Some(per_rank * tasks),
+        deadline_s: (d > 0.0).then_some(d),
+    }
 }
 
 pub(crate) fn run_phase(
@@ -91,19 +112,32 @@ pub(crate) fn run_phase(
     if plan.mode != Mode::Check && rank == 0 && p.inter_test_delay_s > 0.0 {
         std::thread::sleep(Duration::from_secs_f64(p.inter_test_delay_s));
     }
+    let session = ctx.report.session;
+    let page_cache = match plan.mode {
+        Mode::Check => None,
+        Mode::Write => before_phase(session, comm, ctx.engine.caps(), None, false)?,
+        Mode::Read => {
+            // A shared file is dropped whole by one rank per node.
+            let drops = p.file_per_proc || first_on_node(comm);
+            let mut reads = ReadSet::one(path.clone(), pattern.part(), drops);
+            reads.bytes = expect(p, 1, plan.pair_limit).bytes.unwrap_or(0);
+            before_phase(session, comm, ctx.engine.caps(), Some(&reads), false)?
+        }
+    };
 
     // The recorder is allocated (and its pages touched) outside every timed window.
-    let mut rec = ctx.report.session.recorder(ctx.slot, 1);
+    let mut rec = session.recorder(ctx.slot, 1);
     if rank == 0 {
         // Before the barrier, so no sink runs while other ranks are in the timed window.
-        match plan.mode {
-            Mode::Write => ctx
-                .report
-                .phase_start(Access::Write, plan.iteration, tasks as usize),
-            Mode::Read => ctx
-                .report
-                .phase_start(Access::Read, plan.iteration, tasks as usize),
-            Mode::Check => {}
+        let access = match plan.mode {
+            Mode::Write => Some(Access::Write),
+            Mode::Read => Some(Access::Read),
+            Mode::Check => None,
+        };
+        if let Some(a) = access {
+            let ex = expect(p, tasks, plan.pair_limit);
+            ctx.report
+                .phase_start(a, plan.iteration, tasks as usize, ex);
         }
     }
     // The barrier before open; rank 0's clock becomes the epoch of the interval series.
@@ -232,6 +266,7 @@ pub(crate) fn run_phase(
         verify,
         stonewall,
         stat_size,
+        page_cache,
     })
 }
 

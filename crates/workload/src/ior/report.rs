@@ -2,7 +2,8 @@
 //! result document and the sinks), and every timed phase's outcome is kept for the summary.
 
 use results::ior::{phase_result, verification};
-use results::sink::{Detail, Notice, PhaseStart};
+use results::sink::{Detail, Expect, Notice, PhaseStart};
+use results::{Alert, PageCache};
 
 use crate::ior::outcome::{Access, CheckOutcome, PhaseOutcome};
 use crate::session::{Collected, Session};
@@ -18,20 +19,23 @@ impl Report<'_> {
         self.session.hub().notice(&n);
     }
 
-    pub fn phase_start(&self, access: Access, iteration: u32, ranks: usize) {
+    pub fn phase_start(&self, access: Access, iteration: u32, ranks: usize, expect: Expect) {
         self.session.hub().phase_start(&PhaseStart {
             operation: access.operation(),
             iteration,
             io500_phase: None,
             ranks,
-            expect: Default::default(),
+            expect,
         });
     }
 
-    pub fn phase(&self, o: PhaseOutcome) {
-        self.session
-            .hub()
-            .phase_end(phase_result(&o), Detail::Ior(&o));
+    /// A timed phase, with the facts only the run knows: the page cache before it and
+    /// whether a write's window included the flush.
+    pub fn phase(&self, o: PhaseOutcome, page_cache: Option<PageCache>, flushed: Option<bool>) {
+        let mut r = phase_result(&o);
+        r.page_cache = page_cache;
+        r.flushed = flushed;
+        self.session.hub().phase_end(r, Detail::Ior(&o));
         self.phases.push(o);
     }
 
@@ -56,5 +60,9 @@ impl Report<'_> {
 
     pub fn warning(&self, text: &str) {
         self.session.hub().warning(text);
+    }
+
+    pub fn alert(&self, a: Alert) {
+        self.session.hub().alert(a);
     }
 }

@@ -4,6 +4,7 @@
 use exec::{first_failure, CommError, Ranks, ReduceOp};
 use measure::now_ns;
 use results::ior::summaries;
+use results::{Alert, AlertId};
 
 use crate::ior::ctx::Ctx;
 use crate::ior::error::IorError;
@@ -112,7 +113,8 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
 
         if p.write_file && !time_up() {
             let plan = plan(Mode::Write, 0, false, p.stonewall_wear_out_iterations);
-            let mine = run_phase(ctx, &plan, &mut buf)?;
+            let mut mine = run_phase(ctx, &plan, &mut buf)?;
+            let cache = mine.page_cache.take();
             wrote = true;
             if p.deadline_for_stonewalling_s > 0.0 {
                 // Later reads stop after the same count (IOR's pairs_accessed).
@@ -123,7 +125,11 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
                 }
             }
             if let Some(o) = reduce(ctx, Access::Write, &plan, mine)? {
-                ctx.report.phase(o);
+                // Whether the window included the flush, where there is a page cache to flush.
+                let caps = ctx.engine.caps();
+                let flushed =
+                    (caps.page_cache && caps.does_io).then_some(p.fsync || p.fsync_per_write);
+                ctx.report.phase(o, cache, flushed);
             }
         }
 
@@ -161,17 +167,13 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
             let off =
                 reorder::rank_offset(&spec, Pass::Read, comm.rank() as u64, comm.node_map(), rep);
             let plan = plan(Mode::Read, off, p.check_read, pair_limit);
-            let mine = run_phase(ctx, &plan, &mut buf)?;
+            let mut mine = run_phase(ctx, &plan, &mut buf)?;
+            let cache = mine.page_cache.take();
             read = true;
             rep_errors += comm.all_reduce_u64(mine.verify.errors, ReduceOp::Sum)?;
-            if let Some(mut o) = reduce(ctx, Access::Read, &plan, mine)? {
-                if wrote && ctx.engine.caps().page_cache && verify_possible {
-                    o.warnings.push(
-                        "this read follows a write in the same run without O_DIRECT: the data may have come from the page cache"
-                            .to_string(),
-                    );
-                }
-                ctx.report.phase(o);
+            // The measured residency (`read-cached`) says what the page cache held.
+            if let Some(o) = reduce(ctx, Access::Read, &plan, mine)? {
+                ctx.report.phase(o, cache, None);
             }
         }
 
@@ -201,12 +203,17 @@ fn run_warnings(ctx: &Ctx, spec: &ReorderSpec, verify_possible: bool) {
         && p.reorder_tasks
         && reorder::is_identity(spec, Pass::Read, map, 0)
     {
-        ctx.report.warning(&format!(
+        let text = format!(
             "-C has no effect: with {} task(s) on {} node(s) every task reads the data it wrote itself \
              (use more nodes, or --fake-nodes to exercise the reordering)",
             map.ranks(),
             map.num_nodes()
-        ));
+        );
+        ctx.report.alert(
+            Alert::new(AlertId::ReadSameNode, text)
+                .with("tasks", map.ranks())
+                .with("nodes", map.num_nodes()),
+        );
     }
     if !verify_possible && (p.check_read || p.check_write) {
         ctx.report.warning(&format!(

@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
+use engine::cache::Strided;
 use exec::ReduceOp;
-use measure::now_ns;
+use measure::{now_ns, Recorder};
 
 use super::ctx::{Ctx, Seeds};
 use super::error::MdError;
@@ -13,7 +14,8 @@ use super::naming::{name_rank, Kind, Step};
 use results::Operation;
 
 use super::outcome::{ErrorAt, StonewallOutcome, VerifyOutcome};
-use super::phase::{close, open, Extra};
+use super::phase::{close, open, open_with, work, Extra};
+use crate::cache::{drops_files, ReadSet};
 use crate::ior::data::{Checker, DataPattern};
 
 /// The file phases of one iteration; returns this rank's data errors.
@@ -81,7 +83,9 @@ fn create(
             .map(|_| w)
     };
 
-    let mut o = open(ctx, Operation::FileCreate, iteration, p.unique_dir)?;
+    let mut expect = work(ctx, full, w);
+    expect.deadline_s = (p.stonewall_s > 0.0).then_some(p.stonewall_s);
+    let mut o = open(ctx, Operation::FileCreate, iteration, p.unique_dir, expect)?;
     let deadline =
         (p.stonewall_s > 0.0).then(|| o.start.saturating_add((p.stonewall_s * 1e9) as u64));
     let mut sweep = Sweep::new(iteration, Kind::File, Step::Create, order, full);
@@ -160,11 +164,20 @@ fn read(ctx: &Ctx, iteration: u32, seeds: &Seeds, limit: u64) -> Result<u64, MdE
             });
         }
     };
-    let mut o = open(ctx, Operation::FileRead, iteration, false)?;
     let order = Order::Numbered {
         shuffle: seeds.random,
     };
     let sweep = Sweep::new(iteration, Kind::File, Step::Read, order, limit);
+    let reads = read_set(ctx, &sweep)?;
+    let expect = work(ctx, limit, p.read_bytes);
+    let mut o = open_with(
+        ctx,
+        Operation::FileRead,
+        iteration,
+        false,
+        expect,
+        reads.as_ref(),
+    )?;
     run_items(ctx, &sweep, &mut o.rec, |path, k| {
         let n = e
             .read_file(path, &mut buf)
@@ -187,4 +200,50 @@ fn read(ctx: &Ctx, iteration: u32, seeds: &Seeds, limit: u64) -> Result<u64, MdE
     };
     close(ctx, Operation::FileRead, iteration, o, extra)?;
     Ok(errors)
+}
+
+/// Residency checks look at this many files per rank at the most.
+const CHECKED_FILES: u64 = 1024;
+
+/// The files the read sweep will read, for the page-cache check: a sample of them, or all
+/// when `--drop-caches` drops file by file. `None` when the phase reads no bytes.
+fn read_set(ctx: &Ctx, sweep: &Sweep) -> Result<Option<ReadSet>, MdError> {
+    let len = ctx.params.read_bytes;
+    if len == 0 {
+        return Ok(None);
+    }
+    let count = sweep.to - sweep.from;
+    let caps = ctx.engine.caps();
+    let all = drops_files(ctx.report.session);
+    let every = if all {
+        1
+    } else {
+        count.div_ceil(CHECKED_FILES).max(1)
+    };
+    let mut files = Vec::new();
+    if caps.page_cache && caps.does_io {
+        // The same sweep, untimed and unpublished, to learn its paths.
+        let mut rec = Recorder::new(1, ctx.interval_ns);
+        // Every `every`-th path, from the first.
+        let mut skip = 0u64;
+        run_items(ctx, sweep, &mut rec, |path, _| {
+            if skip == 0 {
+                files.push((path.to_path_buf(), Strided::whole(0, len), true));
+                skip = every;
+            }
+            skip -= 1;
+            Ok(0)
+        })?;
+    }
+    let check_every = if all {
+        files.len().div_ceil(CHECKED_FILES as usize).max(1)
+    } else {
+        1
+    };
+    Ok(Some(ReadSet {
+        files,
+        bytes: count * len,
+        check_every,
+        complete: all || every == 1,
+    }))
 }

@@ -11,7 +11,7 @@ use super::error::MdError;
 use super::naming::{item_prefix, name_rank, tree_base, tree_owner, Kind, PathBuilder, Step};
 use measure::Recorder;
 
-use super::phase::{close, open, Extra};
+use super::phase::{close, open, work, Extra};
 use crate::rng::Permutation;
 use results::Operation;
 
@@ -142,7 +142,8 @@ pub(crate) fn timed_pass<F>(
 where
     F: FnMut(&Path, u64) -> Result<u64, MdError>,
 {
-    let mut o = open(ctx, op, sweep.iteration, unique_setup)?;
+    let expect = work(ctx, sweep.to - sweep.from, 0);
+    let mut o = open(ctx, op, sweep.iteration, unique_setup, expect)?;
     run_items(ctx, sweep, &mut o.rec, f)?;
     close(ctx, op, sweep.iteration, o, Extra::default())
 }

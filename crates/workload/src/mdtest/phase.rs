@@ -6,11 +6,13 @@
 //! of one operation is the start of the next, so latencies include the loop's own bookkeeping.
 
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
+use results::sink::Expect;
+use results::{Operation, PageCache};
 use serde::{Deserialize, Serialize};
 
 use super::ctx::Ctx;
 use super::error::MdError;
-use results::Operation;
+use crate::cache::{before_phase, ReadSet};
 
 use super::outcome::{ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 
@@ -19,6 +21,19 @@ pub(crate) struct Open {
     pub start: u64,
     /// One operation kind: the phase's.
     pub rec: Recorder,
+    /// Rank 0: what the page cache held before the phase, or what `--drop-caches` did.
+    page_cache: Option<PageCache>,
+}
+
+/// What a phase of `items` per rank (`bytes` each) does over all ranks, for the progress
+/// display.
+pub(crate) fn work(ctx: &Ctx, items: u64, bytes: u64) -> Expect {
+    let ops = items.saturating_mul(ctx.tasks());
+    Expect {
+        ops: Some(ops),
+        bytes: (bytes > 0).then(|| ops.saturating_mul(bytes)),
+        deadline_s: None,
+    }
 }
 
 /// Opens phase `op`: rank 0 reports it, then the barrier (rank 0's clock becomes the series
@@ -30,12 +45,28 @@ pub(crate) fn open(
     op: Operation,
     iteration: u32,
     unique_setup: bool,
+    expect: Expect,
 ) -> Result<Open, MdError> {
+    open_with(ctx, op, iteration, unique_setup, expect, None)
+}
+
+/// [`open`] for a phase that reads `reads`: their page-cache residency is checked first.
+pub(crate) fn open_with(
+    ctx: &Ctx,
+    op: Operation,
+    iteration: u32,
+    unique_setup: bool,
+    expect: Expect,
+    reads: Option<&ReadSet>,
+) -> Result<Open, MdError> {
+    let session = ctx.report.session;
+    let page_cache = before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?;
     // Made before the clock starts: a new histogram writes its whole count array (~0.3 ms).
-    let mut rec = ctx.report.session.recorder(ctx.slot, 1);
+    let mut rec = session.recorder(ctx.slot, 1);
     if ctx.rank() == 0 {
         // Before the barrier, so no sink runs while other ranks are in the timed window.
-        ctx.report.phase_start(op, iteration, ctx.tasks() as usize);
+        ctx.report
+            .phase_start(op, iteration, ctx.tasks() as usize, expect);
     }
     let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
     rec.set_epoch(epoch);
@@ -47,7 +78,11 @@ pub(crate) fn open(
         }
     }
     rec.start(start);
-    Ok(Open { start, rec })
+    Ok(Open {
+        start,
+        rec,
+        page_cache,
+    })
 }
 
 /// What a phase adds to its timings.
@@ -90,6 +125,7 @@ pub(crate) fn close(
     }
     ctx.comm.barrier()?;
     let end = now_ns();
+    let page_cache = open.page_cache;
     let m = open.rec.finish();
     let v = extra.verify.clone().unwrap_or_default();
     let report = RankReport {
@@ -134,7 +170,7 @@ pub(crate) fn close(
             bytes: r.bytes,
         });
     }
-    ctx.report.phase(PhaseOutcome {
+    let o = PhaseOutcome {
         op,
         iteration,
         ranks,
@@ -144,6 +180,16 @@ pub(crate) fn close(
         stonewall: extra.stonewall,
         verification: extra.verify.map(|_| verify),
         warnings: extra.warnings,
-    });
+    };
+    ctx.report.phase(o, page_cache, flushed(ctx, op));
     Ok(())
+}
+
+/// Whether a create's window included flushing the data it wrote (`-y`, `-Y`); `None` for
+/// phases that write no data and engines without a page cache to flush.
+fn flushed(ctx: &Ctx, op: Operation) -> Option<bool> {
+    let p = ctx.params;
+    let caps = ctx.engine.caps();
+    let writes = op == Operation::FileCreate && p.write_bytes > 0;
+    (writes && caps.page_cache && caps.does_io).then_some(p.sync_file || p.call_sync)
 }

@@ -2,8 +2,8 @@
 //! (the result document and the sinks), and every phase's outcome is kept.
 
 use results::mdtest::phase_result;
-use results::sink::{Detail, Notice, PhaseStart};
-use results::{Operation, Parameters};
+use results::sink::{Detail, Expect, Notice, PhaseStart};
+use results::{Operation, PageCache, Parameters};
 
 use super::outcome::{PhaseOutcome, StonewallOutcome};
 use crate::session::{Collected, Session};
@@ -31,13 +31,13 @@ impl Report<'_> {
         });
     }
 
-    pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize) {
+    pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize, expect: Expect) {
         self.session.hub().phase_start(&PhaseStart {
             operation: op,
             iteration,
             io500_phase: None,
             ranks,
-            expect: Default::default(),
+            expect,
         });
     }
 
@@ -45,8 +45,12 @@ impl Report<'_> {
         self.session.hub().notice(&Notice::MdtestStonewall(s));
     }
 
-    pub fn phase(&self, o: PhaseOutcome) {
-        let result = phase_result(&o, self.write_bytes);
+    /// A timed phase, with the page cache before it and whether a create's window included
+    /// the flush.
+    pub fn phase(&self, o: PhaseOutcome, page_cache: Option<PageCache>, flushed: Option<bool>) {
+        let mut result = phase_result(&o, self.write_bytes);
+        result.page_cache = page_cache;
+        result.flushed = flushed;
         self.session.hub().phase_end(result, Detail::Mdtest(&o));
         self.phases.push(o);
     }

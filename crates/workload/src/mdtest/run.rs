@@ -11,7 +11,7 @@ use super::items::{no_bytes, timed_pass, Sweep};
 use super::leftover::{self, Leftover, Tally};
 use super::naming::{tree_base, Kind, PathBuilder, Step};
 use super::outcome::PhaseOutcome;
-use super::phase::{close, open, Extra};
+use super::phase::{close, open, work, Extra};
 use super::report::Report;
 use super::tree::Shape;
 use super::{files, items};
@@ -195,7 +195,11 @@ fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
     } else {
         Operation::TreeRemove
     };
-    let mut o = open(ctx, op, iteration, false)?;
+    // Rank 0 handles the one tree, or every rank its own with -u.
+    let trees = if p.unique_dir { ctx.tasks() } else { 1 };
+    let mut expect = work(ctx, 0, 0);
+    expect.ops = Some(trees * ctx.shape.loops * order.len() as u64);
+    let mut o = open(ctx, op, iteration, false, expect)?;
     let mut left = Tally::default();
     if p.unique_dir || ctx.rank() == 0 {
         let owner = if p.unique_dir { ctx.rank() } else { 0 };
@@ -259,7 +263,8 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
         })?;
     }
     if p.phases.rename && count > 1 {
-        let mut o = open(ctx, Operation::DirRename, iteration, false)?;
+        let expect = work(ctx, count, 0);
+        let mut o = open(ctx, Operation::DirRename, iteration, false, expect)?;
         items::rename_rotation(ctx, iteration, count, &mut o.rec)?;
         close(ctx, Operation::DirRename, iteration, o, Extra::default())?;
     }

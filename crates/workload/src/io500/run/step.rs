@@ -189,7 +189,7 @@ fn tool(
             iteration: 0,
             io500_phase: Some(phase.name.to_string()),
             ranks: built.ranks,
-            expect: Default::default(),
+            expect: planned.plan.expect(built.ranks),
         });
     }
     match driver.run(phase, built, planned, &w.result, out.session) {
