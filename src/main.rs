@@ -95,6 +95,7 @@ fn main() -> ExitCode {
         json: cli.json,
         storing,
         monitoring,
+        quiet: opts.quiet,
     };
     use cli::Command as C;
     let code = match cli.command {

@@ -1,12 +1,16 @@
-//! Which sinks a run gets besides its workload's own formats: the result document (`--json`,
-//! the IO500's result.json), the event log (`--events`) and the result store (last, so its
-//! closing line is the run's last). A new output (a progress display, a metrics endpoint) is
-//! one new file in `sinks/` and one line here.
+//! Which sinks a run gets besides its workload's own formats: the progress line on a terminal
+//! (first, so it is cleared before anything else prints), the result document (`--json`, the
+//! IO500's result.json), the event log (`--events`), the live metrics (`--metrics`,
+//! `--influx`), the summary of warnings and rank spread, and the result store (last, so its
+//! closing line is the run's last). A new output is one new file in `sinks/` and one line here.
 //! Only the process that reports (thread ranks, or MPI rank 0) gets any, but for the push of
 //! live figures to rank 0's metrics endpoint (`monitoring.rs`).
 
 mod event_log;
+mod progress;
+mod summary;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use results::{Fanout, JsonFiles, Sink};
@@ -20,7 +24,11 @@ pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> F
         // Other MPI processes push their live figures to rank 0's endpoint, if any.
         return Fanout::new(crate::monitoring::follower_sink().into_iter().collect());
     }
-    let mut sinks = own;
+    let mut sinks: Vec<Box<dyn Sink>> = Vec::new();
+    if !global.quiet && std::io::stderr().is_terminal() {
+        sinks.push(Box::new(progress::Progress::stderr()));
+    }
+    sinks.extend(own);
     let json: Vec<PathBuf> = json
         .into_iter()
         .chain(global.json.iter().cloned())
@@ -32,6 +40,9 @@ pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> F
         sinks.push(Box::new(event_log::EventLog::new(path)));
     }
     sinks.extend(global.monitoring.sink());
+    sinks.push(Box::new(summary::Summary {
+        quiet: global.quiet,
+    }));
     sinks.extend(global.storing.sink());
     Fanout::new(sinks)
 }

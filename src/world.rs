@@ -115,6 +115,8 @@ pub struct Global {
     pub storing: crate::storing::Storing,
     /// `--metrics`, `--influx` and their endpoint and pusher.
     pub monitoring: crate::monitoring::Monitoring,
+    /// `--quiet`: no progress display either.
+    pub quiet: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]

@@ -13,3 +13,4 @@ mod monitoring;
 mod mpi;
 mod store;
 mod values;
+mod warnings;

@@ -57,12 +57,34 @@ pub fn text(s: &str, dir: &str) -> String {
     for (re, to) in rules() {
         out = re.replace_all(&out, *to).into_owned();
     }
-    let mut lines: Vec<String> = out.split('\n').map(mask_line).collect();
+    let mut lines: Vec<String> = out
+        .split('\n')
+        .filter(|l| !timing_warning(l))
+        .map(|l| mask_line(&spread_ranks(l)))
+        .collect();
     if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
         return lines.join("\n") + "\n";
     }
     lines.join("\n")
+}
+
+/// A line of the summary's warnings whose id depends on timing.
+fn timing_warning(line: &str) -> bool {
+    TIMING_WARNINGS
+        .iter()
+        .any(|id| line.starts_with(&format!("  [{id}] ")))
+}
+
+/// The summary's rank spread lines name the first and last rank to finish and the iteration
+/// whose last rank lagged most: scheduling.
+fn spread_ranks(line: &str) -> String {
+    static RANK: OnceLock<Regex> = OnceLock::new();
+    if !line.contains(": first done ") {
+        return line.to_string();
+    }
+    let re = RANK.get_or_init(|| Regex::new(r"\((rank|iteration) \d+\)").expect("valid pattern"));
+    re.replace_all(line, "($1 <R>)").into_owned()
 }
 
 /// IOR's result rows print bandwidth and IOPS as integers or decimals depending on their size:
@@ -174,6 +196,13 @@ mod tests {
         assert_eq!(
             json(j, "/x/y"),
             "{\n  \"a\": 1,\n  \"b\": \"<f>\",\n  \"latency\": \"<masked>\",\n  \"c\": [\n    \"<DIR>/f\"\n  ]\n}\n"
+        );
+        let summary = "  [straggler] write: rank 1 late\n  [short-phase] write: short\n  \
+                       write (iteration 0): first done 0.1 s (rank 1), last done 0.2 s (rank 0), 2.00× the median\n";
+        assert_eq!(
+            text(summary, "/x"),
+            "  [short-phase] write: short\n  write (iteration <R>): first done <f> s (rank <R>), \
+             last done <f> s (rank <R>), <f> × the median\n"
         );
         let timing = r#"{"alerts": [{"id": "straggler"}], "p": {"alerts": [{"id": "straggler"}, {"id": "short-phase"}]}}"#;
         assert_eq!(

@@ -61,7 +61,7 @@ fn short_phase(p: &PhaseResult, t: &Thresholds) -> Option<Alert> {
 
 fn straggler(p: &PhaseResult, t: &Thresholds) -> Option<Alert> {
     let max = t.get(AlertId::Straggler)?;
-    let s = p.spread.filter(|_| p.per_rank.len() > 1)?;
+    let s = p.spread.filter(|_| p.working_ranks().count() > 1)?;
     let ratio = s.slowest_to_median?;
     (ratio > max).then(|| {
         Alert::new(

@@ -22,6 +22,7 @@ fn clean(op: Operation, bytes: u64, mib_s: f64) -> PhaseResult {
         .map(|r| RankTimes {
             rank: r,
             close_stop_s: 59.0 + r as f64 * 0.25,
+            ops: 10,
             ..Default::default()
         })
         .collect();

@@ -63,7 +63,7 @@ impl Hub {
     /// spread and the alerts its checks call for, then tells the sinks. A phase that comes
     /// with alerts (an IO500 phase from its tool's run) keeps them, once each.
     pub fn phase_end(&mut self, mut result: PhaseResult, detail: Detail<'_>) {
-        if result.spread.is_none() && result.per_rank.len() > 1 {
+        if result.spread.is_none() && result.working_ranks().count() > 1 {
             result.spread = result.rank_spread();
         }
         for a in phase_alerts(&self.doc, &result, &self.thresholds) {
@@ -220,10 +220,12 @@ mod tests {
         hub.set_thresholds(t);
         let mut p = PhaseResult::new(Operation::Write, 0);
         p.times.total_s = 0.5;
-        p.per_rank = (0..3)
+        p.per_rank = (0..4)
             .map(|r| RankTimes {
                 rank: r,
-                close_stop_s: [0.1, 0.2, 0.25][r as usize],
+                close_stop_s: [0.1, 0.2, 0.25, 9.0][r as usize],
+                // The last did nothing (as an idle rank of mdtest's tree phases): left out.
+                ops: u64::from(r < 3),
                 ..Default::default()
             })
             .collect();

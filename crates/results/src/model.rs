@@ -261,9 +261,16 @@ impl PhaseResult {
 }
 
 impl PhaseResult {
-    /// How the ranks finished: each rank is done at its `close_stop_s`.
+    /// How the ranks that did work finished, each at its `close_stop_s` (a rank with no
+    /// operations, as the idle ones of mdtest's tree phases, finished nothing); `None` when
+    /// none did.
     pub fn rank_spread(&self) -> Option<RankSpread> {
-        RankSpread::of(self.per_rank.iter().map(|r| (r.close_stop_s, r.rank)))
+        RankSpread::of(self.working_ranks().map(|r| (r.close_stop_s, r.rank)))
+    }
+
+    /// The ranks that did at least one operation.
+    pub fn working_ranks(&self) -> impl Iterator<Item = &RankTimes> {
+        self.per_rank.iter().filter(|r| r.ops > 0)
     }
 }
 

@@ -1,7 +1,7 @@
 //! How the ranks of a phase finished: first done and last done (as elbencho reports them), the
 //! median rank, and how far the slowest finished behind it. A rank is done when its own work
 //! ends (`RankTimes::close_stop_s`, before any closing barrier), in seconds from the phase
-//! start.
+//! start; ranks that did no operation are left out.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
