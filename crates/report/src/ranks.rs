@@ -4,7 +4,8 @@ use crate::fmt;
 use results::PhaseResult;
 use serde::Serialize;
 
-/// The spread of the ranks' finish times (`close_stop_s`, seconds from the phase start).
+/// The spread of the ranks' finish times (`close_stop_s`, seconds from the phase start):
+/// the document's `spread` in the form the tables print.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RankSpread {
     pub fastest_rank: u64,
@@ -15,24 +16,17 @@ pub struct RankSpread {
 }
 
 impl RankSpread {
-    /// `None` for a phase without per-rank times.
+    /// `None` for a phase without per-rank times. The document's spread where it has one
+    /// (mdtest's ranks finish before a closing barrier its `per_rank` times of older
+    /// documents include).
     pub fn of(p: &PhaseResult) -> Option<RankSpread> {
-        let mut by_finish: Vec<(f64, u64)> = p
-            .per_rank
-            .iter()
-            .map(|r| (r.close_stop_s, r.rank))
-            .collect();
-        by_finish.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let (&(fastest_s, fastest_rank), &(slowest_s, slowest_rank)) =
-            (by_finish.first()?, by_finish.last()?);
-        let times: Vec<f64> = by_finish.iter().map(|t| t.0).collect();
-        let median_s = crate::spread::Spread::of(&times)?.median;
+        let s = p.spread.or_else(|| p.rank_spread())?;
         Some(RankSpread {
-            fastest_rank,
-            fastest_s,
-            median_s,
-            slowest_rank,
-            slowest_s,
+            fastest_rank: s.first_done_rank,
+            fastest_s: s.first_done_s,
+            median_s: s.median_done_s,
+            slowest_rank: s.last_done_rank,
+            slowest_s: s.last_done_s,
         })
     }
 

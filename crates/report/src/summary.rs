@@ -191,14 +191,16 @@ fn flatten(prefix: &str, v: &Value, out: &mut Vec<Field>) {
 
 fn warnings(doc: &RunResult) -> Vec<String> {
     let mut out = doc.warnings.clone();
+    out.extend(doc.alerts.iter().map(alert_text));
     // (phase, warning) -> iterations, in first-seen order
     let mut seen: Vec<(String, String, Vec<u32>)> = Vec::new();
     for p in &doc.phases {
         let key = phase_key(p);
-        for w in &p.warnings {
-            match seen.iter_mut().find(|(k, t, _)| *k == key && t == w) {
+        let texts = p.warnings.iter().cloned();
+        for w in texts.chain(p.alerts.iter().map(alert_text)) {
+            match seen.iter_mut().find(|(k, t, _)| *k == key && *t == w) {
                 Some((_, _, its)) => its.push(p.iteration),
-                None => seen.push((key.clone(), w.clone(), vec![p.iteration])),
+                None => seen.push((key.clone(), w, vec![p.iteration])),
             }
         }
     }
@@ -212,4 +214,27 @@ fn warnings(doc: &RunResult) -> Vec<String> {
         out.push(format!("{key} ({label} {}): {w}", its.join(", ")));
     }
     out
+}
+
+/// `[id] message (evidence: name value, ...)`: a warning with its id and the figures it rests
+/// on.
+pub fn alert_text(a: &results::Alert) -> String {
+    let evidence: Vec<String> = a
+        .evidence
+        .iter()
+        .map(|(k, v)| match v.as_f64() {
+            Some(x) if v.is_f64() => format!("{k} {}", fmt::number(x)),
+            _ => format!("{k} {}", v.as_str().map_or(v.to_string(), str::to_string)),
+        })
+        .collect();
+    if evidence.is_empty() {
+        format!("[{}] {}", a.id, a.message)
+    } else {
+        format!(
+            "[{}] {} (evidence: {})",
+            a.id,
+            a.message,
+            evidence.join(", ")
+        )
+    }
 }

@@ -6,6 +6,7 @@
 
 mod charts;
 mod compare_page;
+mod rank_table;
 mod run_page;
 
 use crate::summary::Field;

@@ -1,8 +1,9 @@
 //! The page of one run: facts, warnings, the summary table, the IO500 scores, then per phase
-//! the rate over time, the latency CDF and percentiles, each rank's finish time and the
-//! figure per iteration.
+//! the rate over time, the latency CDF and percentiles, each rank's finish time (and every
+//! rank's figures for the iteration with the worst straggler), and the figure per iteration.
 
 use super::charts;
+use super::rank_table::rank_table;
 use super::{render, Facts, Page, Section, Table, Td};
 use crate::fmt::{self, yes_no};
 use crate::metric::Metric;
@@ -234,6 +235,7 @@ fn section(g: &PhaseGroup<'_>, all: &mut Vec<charts::Chart>) -> Section {
         }
     }
     s.tables.push(percentile_table(g));
+    s.tables.extend(rank_table(g));
     s
 }
 

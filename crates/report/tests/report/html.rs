@@ -216,6 +216,41 @@ fn run_page_holds_the_figures_offline() {
     assert!(html.contains("data-chart=\"series-write\""));
 }
 
+#[test]
+fn warnings_with_their_ids_and_evidence_and_every_rank() {
+    let mut doc = docs::ior2();
+    doc.alerts.push(results::Alert::new(
+        results::AlertId::ReadSameNode,
+        "same node".into(),
+    ));
+    let alert = results::Alert::new(results::AlertId::ReadCached, "cached".into())
+        .with("resident_fraction", 0.97)
+        .with("drop_method", "files");
+    doc.phases[1].alerts.push(alert);
+    let html = unescape(&run_page_of(&doc));
+    assert!(html.contains("[read-same-node] same node"));
+    let line = format!(
+        "{} (iteration {}): [read-cached] cached (evidence: drop_method files, \
+         resident_fraction 0.9700)",
+        key(&doc.phases[1]),
+        doc.phases[1].iteration
+    );
+    assert!(html.contains(&line), "{line}");
+    // The write iteration whose last rank lagged the median most.
+    let lag = |p: &&PhaseResult| p.rank_spread().unwrap().slowest_to_median.unwrap();
+    let writes = doc.phases.iter().filter(|p| key(p) == key(&doc.phases[0]));
+    let p = writes.max_by(|a, b| lag(a).total_cmp(&lag(b))).unwrap();
+    assert!(p.per_rank.len() > 1);
+    assert!(html.contains(&format!("Ranks, iteration {}", p.iteration)));
+    for r in &p.per_rank {
+        assert!(
+            html.contains(&format!(">{:.4}<", r.close_stop_s)),
+            "rank {}",
+            r.rank
+        );
+    }
+}
+
 fn run_page_of(doc: &RunResult) -> String {
     run_page(&report::Run::new(doc, &RunInfo::of(doc)))
 }
