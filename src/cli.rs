@@ -59,7 +59,7 @@ pub struct Cli {
     /// anywhere on the line
     #[arg(long, value_name = "KEY=VALUE")]
     pub label: Vec<String>,
-    /// No terminal output but errors and warnings; anywhere on the line
+    /// No terminal output but errors and warnings (no progress line); anywhere on the line
     #[arg(long)]
     pub quiet: bool,
     /// Serve live metrics at http://ADDR:PORT/metrics for Prometheus (docs/monitoring.md);
@@ -78,6 +78,14 @@ pub struct Cli {
     /// InfluxDB token (else INFLUX_TOKEN from the environment)
     #[arg(long, value_name = "PATH")]
     pub influx_token_file: Option<std::path::PathBuf>,
+    /// Drop the page cache before each phase: the node's (root), else the files each read
+    /// reads; =system or =files chooses (docs/warnings.md); anywhere on the line
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true)]
+    pub drop_caches: Option<String>,
+    /// Set a warning's threshold, or turn it off (repeatable): short-phase=10s,
+    /// read-cached=80%, straggler=off (docs/warnings.md); anywhere on the line
+    #[arg(long, value_name = "ID=VALUE")]
+    pub warn: Vec<String>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -123,6 +123,7 @@ fn line(c: &Current, s: &IntervalSample, t: f64, now: Option<(f64, f64)>) -> Str
     }
     let avg = if t > 0.0 { done / t } else { 0.0 };
     parts.push(match (c.expect.deadline_s, fraction) {
+        (Some(d), _) if t > d => format!("{t:.1} s, past the {d} s stonewall"),
         (Some(d), _) => format!("{t:.1} s of the {d} s stonewall"),
         (None, Some(f)) if f > 0.0 && f < 1.0 => {
             let left = t / f - t;

@@ -52,6 +52,12 @@ fn a_stonewall_and_an_unknown_amount() {
         l,
         "write #0  5.0 s of the 30 s stonewall  avg 100 ops/s  slowest rank 1: 200 ops (median 300)"
     );
+    // Wear-out: the ranks go on past the stonewall to the largest count.
+    let l = line(&current(2, ex), &sample(0, 500, &[300, 200]), 31.0, None);
+    assert!(
+        l.starts_with("write #0  31.0 s, past the 30 s stonewall  "),
+        "{l}"
+    );
 }
 
 #[test]

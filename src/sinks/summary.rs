@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use results::checks::phase_label;
+use results::checks::{phase_label, seconds};
 use results::sink::{Event, Sink};
 use results::{PhaseResult, RunResult};
 
@@ -94,11 +94,11 @@ fn spread_lines(doc: &RunResult) -> Vec<String> {
                     format!("{r:.2}× the median")
                 });
             Some(format!(
-                "  {}: first done {:.4} s (rank {}), last done {:.4} s (rank {}), {ratio}",
+                "  {}: first done {} (rank {}), last done {} (rank {}), {ratio}",
                 phase_label(p),
-                s.first_done_s,
+                seconds(s.first_done_s),
                 s.first_done_rank,
-                s.last_done_s,
+                seconds(s.last_done_s),
                 s.last_done_rank
             ))
         })
@@ -147,7 +147,7 @@ mod tests {
              \x20 [short-phase] it 0 (also iteration 1, 2)\n\
              \x20 [straggler] it 1\n\
              iogauge: how the ranks finished (first done, last done, slowest against the median):\n\
-             \x20 write (iteration 1): first done 1.0000 s (rank 0), last done 4.0000 s (rank 1), \
+             \x20 write (iteration 1): first done 1.000 s (rank 0), last done 4.000 s (rank 1), \
              1.60× the median\n"
         );
         assert!(!text(&doc, true).contains("how the ranks finished"));

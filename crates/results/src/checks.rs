@@ -33,6 +33,15 @@ pub fn phase_label(p: &PhaseResult) -> String {
     }
 }
 
+/// `1.234 s`, or `0.000123 s` below a tenth: short phases keep their digits.
+pub fn seconds(x: f64) -> String {
+    if x >= 0.1 {
+        format!("{x:.3} s")
+    } else {
+        format!("{x:.6} s")
+    }
+}
+
 /// Phases that read data a write made, and the operation that wrote it.
 fn written_by(op: Operation) -> Option<Operation> {
     match op {
@@ -67,13 +76,13 @@ fn straggler(p: &PhaseResult, t: &Thresholds) -> Option<Alert> {
         Alert::new(
             AlertId::Straggler,
             format!(
-                "{}: rank {} finished at {:.3} s, {ratio:.2}× the median rank's {:.3} s (first \
-                 done {:.3} s): the phase's figure includes waiting for it",
+                "{}: rank {} finished at {}, {ratio:.2}× the median rank's {} (first done {}): \
+                 the phase's figure includes waiting for it",
                 phase_label(p),
                 s.last_done_rank,
-                s.last_done_s,
-                s.median_done_s,
-                s.first_done_s
+                seconds(s.last_done_s),
+                seconds(s.median_done_s),
+                seconds(s.first_done_s)
             ),
         )
         .with("rank", s.last_done_rank)
