@@ -145,6 +145,8 @@ pub struct FindOutcome {
     pub latency: LatencyHistogram,
     /// "path: error" for (some of) the directories that could not be read.
     pub unreadable: Vec<String>,
+    /// What `--drop-caches` did before the walk.
+    pub page_cache: Option<crate::PageCache>,
 }
 
 impl FindOutcome {
@@ -203,6 +205,7 @@ pub fn phase_result(o: &FindOutcome) -> PhaseResult {
     };
     p.iops = o.rate();
     p.latency = o.latency.summary();
+    p.page_cache = o.page_cache.clone();
     p.per_rank = o
         .ranks
         .iter()

@@ -70,10 +70,11 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
     };
     let matcher = Matcher::new(ctx.query, newer_ctime);
 
+    let mut page_cache = None;
     if let Some(session) = ctx.session {
         // A walk reads directories: only the whole node's drop empties their caches.
         let caps = ctx.engine.caps();
-        crate::cache::before_phase(session, comm, caps, None, true)?;
+        page_cache = crate::cache::before_phase(session, comm, caps, None, true)?;
     }
     if let (0, Some(session)) = (rank, ctx.session) {
         // Before the barrier, so no sink runs while other ranks walk.
@@ -139,5 +140,6 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
         newer_ctime,
         latency,
         unreadable,
+        page_cache,
     }))
 }
