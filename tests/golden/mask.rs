@@ -60,7 +60,7 @@ pub fn text(s: &str, dir: &str) -> String {
     let mut lines: Vec<String> = out
         .split('\n')
         .filter(|l| !timing_warning(l))
-        .map(|l| mask_line(&spread_ranks(l)))
+        .map(mask_line)
         .collect();
     if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
@@ -69,22 +69,13 @@ pub fn text(s: &str, dir: &str) -> String {
     lines.join("\n")
 }
 
-/// A line of the summary's warnings whose id depends on timing.
+/// A line of the summary that depends on timing: a warning with such an id, the rank spread.
 fn timing_warning(line: &str) -> bool {
     TIMING_WARNINGS
         .iter()
         .any(|id| line.starts_with(&format!("  [{id}] ")))
-}
-
-/// The summary's rank spread lines name the first and last rank to finish and the iteration
-/// whose last rank lagged most: scheduling.
-fn spread_ranks(line: &str) -> String {
-    static RANK: OnceLock<Regex> = OnceLock::new();
-    if !line.contains(": first done ") {
-        return line.to_string();
-    }
-    let re = RANK.get_or_init(|| Regex::new(r"\((rank|iteration) \d+\)").expect("valid pattern"));
-    re.replace_all(line, "($1 <R>)").into_owned()
+        || line.starts_with("iogauge: how the ranks finished")
+        || line.contains(": first done ")
 }
 
 /// IOR's result rows print bandwidth and IOPS as integers or decimals depending on their size:
@@ -132,14 +123,17 @@ const VOLATILE_KEYS: &[&str] = &[
     "steal_tries",
     "directories_stolen",
     "directories_spilled",
-    // which rank finished first and last depends on scheduling; the node's memory on the machine
-    "spread",
+    // the node's memory depends on the machine
     "memory_bytes",
 ];
 
 /// Warnings whose presence depends on timing (a rank's lag, a read's speed against its write):
 /// left out of the recorded outputs (docs/warnings.md).
 const TIMING_WARNINGS: &[&str] = &["straggler", "read-faster-than-write"];
+
+/// The rank spread depends on scheduling, and so does whether it is there at all (a find's
+/// rank may walk nothing): left out of documents and of the summary.
+const SPREAD_KEY: &str = "spread";
 
 /// Masks a JSON document: volatile keys, every float, and strings as text.
 pub fn json(s: &str, dir: &str) -> String {
@@ -157,6 +151,7 @@ fn walk(v: &mut serde_json::Value, dir: &str) {
     use serde_json::Value;
     match v {
         Value::Object(m) => {
+            m.remove(SPREAD_KEY);
             if let Some(Value::Array(alerts)) = m.get_mut("alerts") {
                 alerts.retain(|a| !TIMING_WARNINGS.iter().any(|id| a["id"] == *id));
                 if alerts.is_empty() {
@@ -197,14 +192,11 @@ mod tests {
             json(j, "/x/y"),
             "{\n  \"a\": 1,\n  \"b\": \"<f>\",\n  \"latency\": \"<masked>\",\n  \"c\": [\n    \"<DIR>/f\"\n  ]\n}\n"
         );
-        let summary = "  [straggler] write: rank 1 late\n  [short-phase] write: short\n  \
+        let summary = "  [straggler] write: rank 1 late\n  [short-phase] write: short\n\
+                       iogauge: how the ranks finished (first done, ...):\n  \
                        write (iteration 0): first done 0.1 s (rank 1), last done 0.2 s (rank 0), 2.00× the median\n";
-        assert_eq!(
-            text(summary, "/x"),
-            "  [short-phase] write: short\n  write (iteration <R>): first done <f> s (rank <R>), \
-             last done <f> s (rank <R>), <f> × the median\n"
-        );
-        let timing = r#"{"alerts": [{"id": "straggler"}], "p": {"alerts": [{"id": "straggler"}, {"id": "short-phase"}]}}"#;
+        assert_eq!(text(summary, "/x"), "  [short-phase] write: short\n");
+        let timing = r#"{"alerts": [{"id": "straggler"}], "p": {"spread": {}, "alerts": [{"id": "straggler"}, {"id": "short-phase"}]}}"#;
         assert_eq!(
             json(timing, "/x"),
             "{\n  \"p\": {\n    \"alerts\": [\n      {\n        \"id\": \"short-phase\"\n      }\n    ]\n  }\n}\n"
