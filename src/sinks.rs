@@ -27,6 +27,9 @@ pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> F
     let mut sinks: Vec<Box<dyn Sink>> = Vec::new();
     if !global.quiet && std::io::stderr().is_terminal() {
         sinks.push(Box::new(progress::Progress::stderr()));
+    } else if !global.quiet && crate::world::is_mpi() && std::io::stdout().is_terminal() {
+        // mpirun gives rank 0 a terminal on standard output only.
+        sinks.push(Box::new(progress::Progress::stdout()));
     }
     sinks.extend(own);
     let json: Vec<PathBuf> = json

@@ -1,7 +1,8 @@
-//! The live progress line on a terminal (`docs/warnings.md`): one line on standard error,
-//! redrawn at every live sample (the session's sampler thread reads the ranks' counters; the
-//! I/O path does nothing for it), and cleared before any other event, so the tool's own
-//! lines (on the same terminal) never print into it. First in the fan-out for that reason.
+//! The live progress line on a terminal (`docs/warnings.md`): one line on standard error
+//! (under mpirun on standard output, the stream it gives a terminal), redrawn at every live
+//! sample (the session's sampler thread reads the ranks' counters; the I/O path does nothing
+//! for it), and cleared before any other event, so the tool's own lines (on the same
+//! terminal) never print into it. First in the fan-out for that reason.
 //!
 //! Under MPI the samples hold only rank 0's process's ranks: the line says so.
 
@@ -34,7 +35,17 @@ struct Current {
 impl Progress {
     /// On standard error, as wide as the terminal.
     pub fn stderr() -> Progress {
-        Progress::new(Box::new(std::io::stderr()), terminal_width)
+        Progress::new(Box::new(std::io::stderr()), || {
+            width_of(libc::STDERR_FILENO)
+        })
+    }
+
+    /// On standard output: under mpirun, which gives rank 0 a terminal for standard output
+    /// only (standard error is a pipe).
+    pub fn stdout() -> Progress {
+        Progress::new(Box::new(std::io::stdout()), || {
+            width_of(libc::STDOUT_FILENO)
+        })
     }
 
     pub fn new(out: Box<dyn Write + Send>, width: fn() -> usize) -> Progress {
@@ -178,12 +189,12 @@ fn fit(s: &str, width: usize) -> String {
     s.chars().take(width.saturating_sub(1).max(10)).collect()
 }
 
-/// Columns of the terminal on standard error; else `$COLUMNS`, else 80.
-fn terminal_width() -> usize {
+/// Columns of the terminal on descriptor `fd`; else `$COLUMNS`, else 80.
+fn width_of(fd: libc::c_int) -> usize {
     // SAFETY: an all-zero winsize is a valid value to be overwritten by the ioctl.
     let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
     // SAFETY: TIOCGWINSZ writes one winsize through the valid pointer.
-    let ok = unsafe { libc::ioctl(libc::STDERR_FILENO, libc::TIOCGWINSZ, &mut ws) } == 0;
+    let ok = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut ws) } == 0;
     if ok && ws.ws_col > 0 {
         return ws.ws_col as usize;
     }

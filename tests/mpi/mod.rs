@@ -9,6 +9,7 @@ mod io500;
 mod ior;
 mod mdtest;
 mod metrics;
+mod progress;
 
 use crate::common::{bin, launcher, Run};
 use std::collections::BTreeSet;
