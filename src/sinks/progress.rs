@@ -121,7 +121,12 @@ impl Sink for Progress {
 fn line(c: &Current, s: &IntervalSample, t: f64, now: Option<(f64, f64)>) -> String {
     let local = s.rank_ops.len().max(1);
     let share = |total: u64| total as f64 * local as f64 / c.ranks.max(1) as f64;
-    let bytes = c.expect.bytes.is_some_and(|b| b > 0) || s.bytes > 0;
+    // The unit the phase's plan counts in; bytes when it names none and bytes move.
+    let bytes = match (c.expect.bytes, c.expect.ops) {
+        (Some(b), _) => b > 0,
+        (None, Some(_)) => false,
+        (None, None) => s.bytes > 0,
+    };
     let (done, expected) = if bytes {
         (s.bytes as f64, c.expect.bytes.map(share))
     } else {

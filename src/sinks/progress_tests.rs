@@ -80,6 +80,19 @@ fn mpi_rank_zero_says_what_it_sees() {
 }
 
 #[test]
+fn a_plan_in_items_shows_items_also_where_files_carry_bytes() {
+    let ex = Expect {
+        ops: Some(200),
+        ..Expect::default()
+    };
+    let l = line(&current(2, ex), &sample(390_100, 100, &[50, 50]), 1.0, None);
+    assert_eq!(
+        l,
+        "write #0  1.0 s, ~1.0 s left  avg 100 ops/s  50 %  slowest rank 0 at 50 %"
+    );
+}
+
+#[test]
 fn long_lines_fit_the_terminal() {
     assert_eq!(fit("abcdefghijklmnop", 12), "abcdefghijk");
     assert_eq!(fit("short", 80), "short");

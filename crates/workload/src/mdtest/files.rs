@@ -83,7 +83,7 @@ fn create(
             .map(|_| w)
     };
 
-    let mut expect = work(ctx, full, w);
+    let mut expect = work(ctx, full);
     expect.deadline_s = (p.stonewall_s > 0.0).then_some(p.stonewall_s);
     let mut o = open(ctx, Operation::FileCreate, iteration, p.unique_dir, expect)?;
     let deadline =
@@ -169,7 +169,7 @@ fn read(ctx: &Ctx, iteration: u32, seeds: &Seeds, limit: u64) -> Result<u64, MdE
     };
     let sweep = Sweep::new(iteration, Kind::File, Step::Read, order, limit);
     let reads = read_set(ctx, &sweep)?;
-    let expect = work(ctx, limit, p.read_bytes);
+    let expect = work(ctx, limit);
     let mut o = open_with(
         ctx,
         Operation::FileRead,

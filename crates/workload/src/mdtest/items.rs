@@ -142,7 +142,7 @@ pub(crate) fn timed_pass<F>(
 where
     F: FnMut(&Path, u64) -> Result<u64, MdError>,
 {
-    let expect = work(ctx, sweep.to - sweep.from, 0);
+    let expect = work(ctx, sweep.to - sweep.from);
     let mut o = open(ctx, op, sweep.iteration, unique_setup, expect)?;
     run_items(ctx, sweep, &mut o.rec, f)?;
     close(ctx, op, sweep.iteration, o, Extra::default())

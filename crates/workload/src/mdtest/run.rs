@@ -197,7 +197,7 @@ fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
     };
     // Rank 0 handles the one tree, or every rank its own with -u.
     let trees = if p.unique_dir { ctx.tasks() } else { 1 };
-    let mut expect = work(ctx, 0, 0);
+    let mut expect = work(ctx, 0);
     expect.ops = Some(trees * ctx.shape.loops * order.len() as u64);
     let mut o = open(ctx, op, iteration, false, expect)?;
     let mut left = Tally::default();
@@ -263,7 +263,7 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
         })?;
     }
     if p.phases.rename && count > 1 {
-        let expect = work(ctx, count, 0);
+        let expect = work(ctx, count);
         let mut o = open(ctx, Operation::DirRename, iteration, false, expect)?;
         items::rename_rotation(ctx, iteration, count, &mut o.rec)?;
         close(ctx, Operation::DirRename, iteration, o, Extra::default())?;
