@@ -130,7 +130,8 @@ pub fn residency(path: &Path, windows: &[Extent]) -> io::Result<Residency> {
         vec.clear();
         vec.resize(pages, 0u8);
         map.mincore(start, pages as u64 * page, &mut vec)?;
-        let resident = vec.iter().filter(|&&b| b & 1 == 1).count() as u64;
+        // Bit 0 of each byte: resident. A sum the compiler vectorizes (it runs per page).
+        let resident: u64 = vec.iter().map(|&b| u64::from(b & 1)).sum();
         seen.add(Residency {
             resident_bytes: resident * page,
             checked_bytes: pages as u64 * page,
