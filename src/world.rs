@@ -54,7 +54,7 @@ pub fn is_mpi() -> bool {
 
 /// This process prints and writes results: always with thread ranks, MPI rank 0 otherwise.
 pub fn is_root() -> bool {
-    mpi_world().map_or(true, |w| w.rank() == 0)
+    mpi_world().is_none_or(|w| w.rank() == 0)
 }
 
 /// This process's MPI rank (0 with thread ranks).

@@ -18,7 +18,7 @@ impl Slot<'_> {
     /// Counted (`-z -z` = 2) or set to an explicit value (`-F=0`; negative = 0, as in IOR).
     pub fn set(self, given: Option<u32>) {
         match self {
-            Slot::Bool(b) => *b = given.map_or(true, |n| n > 0),
+            Slot::Bool(b) => *b = given.is_none_or(|n| n > 0),
             Slot::Count(c) => *c = given.unwrap_or_else(|| c.saturating_add(1)),
         }
     }

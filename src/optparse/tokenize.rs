@@ -160,7 +160,7 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
             let n = parse_size(v).map_err(|e| format!("{shown}: {e}"))?;
             (OptValue::Number(n), used)
         } else {
-            let on = flag_value(shown, inline)?.map_or(true, |n| n > 0);
+            let on = flag_value(shown, inline)?.is_none_or(|n| n > 0);
             (OptValue::Flag(on), false)
         };
         self.fields.engine().set(&info.full_name(opt), value);

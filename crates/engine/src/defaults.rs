@@ -38,7 +38,7 @@ impl EngineConfig {
     pub fn changed(&self) -> impl Iterator<Item = (&str, OptValue)> + '_ {
         self.options
             .iter()
-            .filter(|(name, v)| find_option(name).map_or(true, |(_, o)| o.default != **v))
+            .filter(|(name, v)| find_option(name).is_none_or(|(_, o)| o.default != **v))
             .map(|(name, v)| (name.as_str(), *v))
     }
 }

@@ -281,7 +281,7 @@ pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineI
     for e in ENGINES {
         for opt in e.options {
             let name = e.full_name(opt);
-            if cfg.options.get(&name).map_or(true, |v| *v == opt.default) {
+            if cfg.options.get(&name).is_none_or(|v| *v == opt.default) {
                 continue;
             }
             if !std::ptr::eq(e, info) {

@@ -27,7 +27,7 @@ fn reader_sees_growing_counts_and_exact_totals() {
             let mut last = [(0u64, 0u64, 0u64, 0u64); RANKS];
             let mut mid_run = false;
             while !stop.load(Ordering::Relaxed) {
-                let snap = if polls.load(Ordering::Relaxed) % 4 == 0 {
+                let snap = if polls.load(Ordering::Relaxed).is_multiple_of(4) {
                     board.snapshot_with_latency()
                 } else {
                     board.snapshot()

@@ -147,7 +147,7 @@ impl Thresholds {
 
     /// Whether an alert with this id string is wanted (unknown ids are).
     pub fn wants(&self, id: &str) -> bool {
-        AlertId::parse(id).map_or(true, |i| self.is_on(i))
+        AlertId::parse(id).is_none_or(|i| self.is_on(i))
     }
 
     /// Applies `ID=VALUE` (`read-cached=80%`, `short-phase=10s`, `straggler=2`,

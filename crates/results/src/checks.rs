@@ -161,7 +161,7 @@ fn dataset_fits_memory(doc: &RunResult, p: &PhaseResult, t: &Thresholds) -> Opti
     let factor = t.get(AlertId::DatasetFitsMemory)?;
     written_by(p.operation)?;
     let memory = doc.environment.memory_bytes;
-    let applies = p.page_cache.as_ref().map_or(true, |c| c.applies());
+    let applies = p.page_cache.as_ref().is_none_or(|c| c.applies());
     if !applies || p.bytes == 0 || memory == 0 {
         return None;
     }

@@ -86,7 +86,7 @@ pub fn find_mount<'a>(entries: &'a [MountEntry], path: &Path) -> Option<&'a Moun
         let mp = PathBuf::from(&e.mount_point);
         if path.starts_with(&mp) {
             let depth = mp.components().count();
-            if best.map_or(true, |(_, d)| depth >= d) {
+            if best.is_none_or(|(_, d)| depth >= d) {
                 best = Some((e, depth));
             }
         }

@@ -269,7 +269,7 @@ pub fn node_of(count: usize, nodes: usize, round_robin: bool) -> Vec<usize> {
     }
     let (base, extra) = (count / nodes, count % nodes);
     (0..nodes)
-        .flat_map(|n| std::iter::repeat(n).take(base + usize::from(n < extra)))
+        .flat_map(|n| std::iter::repeat_n(n, base + usize::from(n < extra)))
         .collect()
 }
 

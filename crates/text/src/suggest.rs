@@ -20,7 +20,7 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let mut best: Option<(f64, &'a str)> = None;
     for c in candidates {
         let score = strsim::normalized_damerau_levenshtein(&typed, &key(c));
-        if score >= THRESHOLD && best.map_or(true, |(b, _)| score > b) {
+        if score >= THRESHOLD && best.is_none_or(|(b, _)| score > b) {
             best = Some((score, c));
         }
     }

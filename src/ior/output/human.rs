@@ -214,7 +214,7 @@ pub(super) fn pairs_line(params: &IorParams, rows: &[&Row]) -> Option<String> {
     }
     let first = |a: Option<Access>| {
         rows.iter()
-            .filter(|r| a.map_or(true, |a| r.access == a))
+            .filter(|r| a.is_none_or(|a| r.access == a))
             .find_map(|r| r.stonewall)
     };
     let sw = first(Some(Access::Write)).or_else(|| first(None))?;
