@@ -7,4 +7,5 @@ pub mod find;
 pub mod io500;
 pub mod ior;
 pub mod mdtest;
+pub mod mdworkbench;
 pub mod whole;

@@ -14,6 +14,7 @@ pub mod io500;
 pub mod ior;
 mod json;
 pub mod mdtest;
+pub mod mdworkbench;
 mod model;
 mod mountinfo;
 mod operation;
@@ -34,7 +35,10 @@ pub use model::{
 };
 pub use mountinfo::MountEntry;
 pub use operation::Operation;
-pub use params::{FindParameters, MdtestParameters, MdtestResolved, Parameters};
+pub use params::{
+    FindParameters, MdWorkbenchParameters, MdWorkbenchResolved, MdtestParameters, MdtestResolved,
+    Parameters,
+};
 pub use schema::{json_schema, json_schema_text};
 pub use sink::{Detail, Event, Fanout, Notice, Sink};
 pub use spread::RankSpread;

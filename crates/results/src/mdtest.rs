@@ -157,20 +157,9 @@ pub fn phase_result(o: &PhaseOutcome, write_bytes: u64) -> PhaseResult {
         .enumerate()
         .map(|(rank, r)| {
             let (start, stop) = (r.start - t0, r.end_before_barrier - t0);
-            DocRankTimes {
-                rank: rank as u64,
-                open_start_s: start,
-                open_stop_s: start,
-                xfer_start_s: start,
-                xfer_stop_s: stop,
-                // Done when its own operations end: the -Y sync and the closing barrier
-                // after them are the same wait for every rank.
-                close_start_s: stop,
-                close_stop_s: stop,
-                bytes: r.bytes,
-                ops: r.items,
-                counters: Default::default(),
-            }
+            // Done when its own operations end: the -Y sync and the closing barrier after
+            // them are the same wait for every rank.
+            DocRankTimes::bracket(rank as u64, start, stop, stop, r.bytes, r.items)
         })
         .collect();
     p.stonewall = o.stonewall.map(|s| Stonewall {

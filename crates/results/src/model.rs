@@ -103,6 +103,10 @@ pub struct PhaseResult {
     /// over all ranks.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub counters: BTreeMap<String, u64>,
+    /// The latency of each kind of operation, where a phase times several (md-workbench:
+    /// "create", "read", "stat", "delete", "mkdir", "rmdir"); `latency` merges them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub latency_by_kind: BTreeMap<String, HistogramSummary>,
     pub warnings: Vec<String>,
     /// What the page cache held at the start (read phases) and what `--drop-caches` did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,6 +147,25 @@ pub struct RankTimes {
     /// This rank's share of `PhaseResult::counters`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub counters: BTreeMap<String, u64>,
+}
+
+impl RankTimes {
+    /// A rank of a metadata phase: operations from `start` to `stop`, the closing barrier
+    /// passed at `end` (seconds from the phase start); open and close are instants.
+    pub fn bracket(rank: u64, start: f64, stop: f64, end: f64, bytes: u64, ops: u64) -> Self {
+        RankTimes {
+            rank,
+            open_start_s: start,
+            open_stop_s: start,
+            xfer_start_s: start,
+            xfer_stop_s: stop,
+            close_start_s: stop,
+            close_stop_s: end,
+            bytes,
+            ops,
+            counters: BTreeMap::new(),
+        }
+    }
 }
 
 /// What a deadline (`-D`) cut short.
@@ -251,6 +274,7 @@ impl PhaseResult {
             stonewall: None,
             verification: None,
             counters: BTreeMap::new(),
+            latency_by_kind: BTreeMap::new(),
             warnings: Vec::new(),
             page_cache: None,
             flushed: None,

@@ -27,6 +27,12 @@ pub enum Operation {
     TreeRemove,
     /// A parallel find over a tree (entries examined).
     Find,
+    /// md-workbench: data sets and objects made before the benchmark.
+    Precreate,
+    /// md-workbench: one iteration of stat, read, delete and create of objects.
+    Benchmark,
+    /// md-workbench: the objects and data sets removed.
+    Cleanup,
 }
 
 impl Operation {
@@ -60,6 +66,9 @@ impl Operation {
             Operation::TreeCreate => "tree-create",
             Operation::TreeRemove => "tree-remove",
             Operation::Find => "find",
+            Operation::Precreate => "precreate",
+            Operation::Benchmark => "benchmark",
+            Operation::Cleanup => "cleanup",
         }
     }
 
@@ -118,6 +127,9 @@ mod tests {
             Operation::Write,
             Operation::Read,
             Operation::Find,
+            Operation::Precreate,
+            Operation::Benchmark,
+            Operation::Cleanup,
         ]) {
             let json = serde_json::to_string(&op).unwrap();
             assert_eq!(json, format!("\"{}\"", op.label()));

@@ -8,6 +8,7 @@ use plan::find::FindParams;
 use plan::io500::Io500Params;
 use plan::ior::IorParams;
 use plan::mdtest::MdtestParams;
+use plan::mdworkbench::MdWorkbenchParams;
 
 /// `"workload": "ior", "parameters": {...}` and so on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -17,16 +18,19 @@ pub enum Parameters {
     Mdtest(MdtestParameters),
     Find(FindParameters),
     Io500(Io500Params),
+    #[serde(rename = "md-workbench")]
+    MdWorkbench(MdWorkbenchParameters),
 }
 
 impl Parameters {
-    /// The workload's name (`"ior"`, `"mdtest"`, `"find"`, `"io500"`).
+    /// The workload's name (`"ior"`, `"mdtest"`, `"find"`, `"io500"`, `"md-workbench"`).
     pub fn workload(&self) -> &'static str {
         match self {
             Parameters::Ior(_) => "ior",
             Parameters::Mdtest(_) => "mdtest",
             Parameters::Find(_) => "find",
             Parameters::Io500(_) => "io500",
+            Parameters::MdWorkbench(_) => "md-workbench",
         }
     }
 }
@@ -64,4 +68,24 @@ pub struct FindParameters {
     #[serde(flatten)]
     pub plan: FindParams,
     pub newer_ctime: Option<i64>,
+}
+
+/// An md-workbench plan and what the run resolved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MdWorkbenchParameters {
+    #[serde(flatten)]
+    pub plan: MdWorkbenchParams,
+    pub resolved: MdWorkbenchResolved,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MdWorkbenchResolved {
+    /// The data seed used (`-G`, or rank 0's clock): a later `-2 -X` run needs it.
+    pub data_seed: Option<i64>,
+    /// The object index the run started at (the status file's `pos`, `--start-item`, or 0).
+    pub start_position: u64,
+    /// md-workbench's `total objects`: D * (I * R + P) * ranks.
+    pub total_objects: u64,
+    /// md-workbench's working set: ranks * D * P * S bytes.
+    pub working_set_bytes: u64,
 }

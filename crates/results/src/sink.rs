@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use measure::LiveBoard;
 
-use crate::{find, ior, mdtest, Alert, Operation, PhaseResult, RunResult};
+use crate::{find, ior, mdtest, mdworkbench, Alert, Operation, PhaseResult, RunResult};
 
 /// An output of a run. Called with the hub's lock held, from rank 0's thread or the live
 /// sampler, never from the I/O path; a sink must not fail the run (report its own problems).
@@ -106,6 +106,7 @@ pub enum Detail<'a> {
     Ior(&'a ior::PhaseOutcome),
     Mdtest(&'a mdtest::PhaseOutcome),
     Find(&'a find::FindOutcome),
+    MdWorkbench(&'a mdworkbench::PhaseOutcome),
     /// A phase measured by another program (the IO500's external find script).
     External,
 }

@@ -49,5 +49,8 @@ fn schema_names_its_version_and_every_top_level_field() {
             v["properties"]["workload"]["const"].as_str().unwrap()
         })
         .collect();
-    assert_eq!(workloads, ["ior", "mdtest", "find", "io500"]);
+    assert_eq!(
+        workloads,
+        ["ior", "mdtest", "find", "io500", "md-workbench"]
+    );
 }

@@ -30,7 +30,7 @@ pub fn headline(doc: &RunResult) -> Vec<Figure> {
     match &doc.parameters {
         Parameters::Ior(_) => best(&doc.phases, |_| true, |p| p.bandwidth_mib_s, "MiB/s"),
         // Tree creation and removal are one operation per run: not a rate worth a column.
-        Parameters::Mdtest(_) | Parameters::Find(_) => {
+        Parameters::Mdtest(_) | Parameters::Find(_) | Parameters::MdWorkbench(_) => {
             best(&doc.phases, |op| !op.is_tree(), |p| p.iops, "ops/s")
         }
         Parameters::Io500(_) => {
