@@ -3,6 +3,7 @@
 //! `ior` is the IOR-compatible bandwidth benchmark: pattern math (`pattern`), task reordering
 //! (`reorder`), data patterns and verification (`data`), and the phase runner (`run`).
 //! `mdtest` is the mdtest-compatible metadata benchmark (tree math, names, phases).
+//! `mdworkbench` is the md-workbench-compatible small-object benchmark (a FIFO of objects).
 //! `find` is the parallel find with pfind's semantics (IO500's find phase).
 
 pub mod cache;
@@ -11,5 +12,6 @@ pub mod find;
 pub mod io500;
 pub mod ior;
 pub mod mdtest;
+pub mod mdworkbench;
 pub mod rng;
 pub mod session;

@@ -1,0 +1,207 @@
+//! md-workbench's `run_benchmark`: one iteration of the FIFO. For each object index and data
+//! set: stat, read (and with `-X` check) and delete the oldest object of the rank `-O * (d+1)`
+//! below, then create the next object of the rank as far above. With `-w` the ranks stop
+//! after the deadline, checked after each group of `-D` objects; with `-W` they agree on the
+//! largest count (each rank once: at its wall, or when it finishes) and all continue to it.
+
+use exec::ReduceOp;
+use measure::{now_ns, Recorder};
+use results::mdworkbench::{StonewallOutcome, CREATE, DELETE, READ, STAT};
+use results::Operation;
+
+use super::ctx::Ctx;
+use super::error::MdwbError;
+use super::naming::{item, read_rank, write_rank, Names};
+use super::outcome::{ErrorAt, VerifyOutcome};
+use super::phase::{close, open, wait, Extra};
+use crate::ior::data::{Checker, DataPattern};
+
+/// The data of the creates and the checks of the reads, per data set: one pattern per rank
+/// written to or read from (a set's writer and reader depend on the set only), made before
+/// the timed window.
+pub(crate) struct Buffers {
+    writers: Vec<(DataPattern, Vec<u8>)>,
+    write_of: Vec<usize>,
+    checkers: Vec<Checker>,
+    check_of: Vec<usize>,
+    read: Vec<u8>,
+}
+
+/// The index of `rank` in `ranks`, added if new.
+fn slot_of(ranks: &mut Vec<u64>, rank: u64) -> usize {
+    match ranks.iter().position(|&r| r == rank) {
+        Some(i) => i,
+        None => {
+            ranks.push(rank);
+            ranks.len() - 1
+        }
+    }
+}
+
+impl Buffers {
+    pub(crate) fn new(ctx: &Ctx) -> Buffers {
+        let p = ctx.params;
+        let (rank, ranks) = (ctx.rank(), ctx.ranks());
+        let size = p.object_size as usize;
+        let (mut wr, mut rd) = (Vec::new(), Vec::new());
+        let write_of = (0..p.data_sets)
+            .map(|d| slot_of(&mut wr, write_rank(rank, p.offset, d, ranks)))
+            .collect();
+        let check_of = (0..p.data_sets)
+            .map(|d| slot_of(&mut rd, read_rank(rank, p.offset, d, ranks)))
+            .collect();
+        let writers = wr
+            .iter()
+            .map(|&w| {
+                let pattern = DataPattern::new(p.data_packet, ctx.seed, w);
+                let mut data = vec![0u8; size];
+                pattern.fill(&mut data);
+                (pattern, data)
+            })
+            .collect();
+        let verify = p.verify_read && ctx.engine.caps().does_io;
+        let checkers = rd
+            .iter()
+            .filter(|_| verify)
+            .map(|&r| Checker::new(DataPattern::new(p.data_packet, ctx.seed, r), size))
+            .collect();
+        Buffers {
+            writers,
+            write_of,
+            checkers,
+            check_of,
+            read: vec![0u8; size],
+        }
+    }
+}
+
+/// One benchmark phase: its number, the object index it starts at, its waiting factor.
+pub(crate) struct Iteration {
+    pub number: u32,
+    pub start: u64,
+    pub factor: f64,
+}
+
+/// Records one operation and, with `-t`, waits the factor times its latency (not counted as
+/// the next operation's latency). Returns the end of the operation or wait.
+#[inline]
+fn done(rec: &mut Recorder, kind: usize, bytes: u64, factor: f64) -> u64 {
+    let began = rec.prev();
+    let now = rec.record(kind, bytes);
+    if factor <= 1e-9 {
+        return now;
+    }
+    wait(((now - began) as f64 * factor) as u64);
+    let after = now_ns();
+    rec.restart(after);
+    after
+}
+
+/// Runs one iteration; returns the groups of `-D` objects done (how far the data sets moved).
+pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u64, MdwbError> {
+    let p = ctx.params;
+    let e = ctx.engine;
+    let (rank, ranks, sets) = (ctx.rank(), ctx.ranks(), p.data_sets);
+    let size = p.object_size;
+    let mut names = Names::new(&p.dir);
+    let mut v = VerifyOutcome::default();
+    let factor = it.factor;
+    let mut o = open(ctx, Operation::Benchmark, it.number, factor)?;
+    let deadline_ns = (p.stonewall_s * 1e9) as u64;
+    let mut armed = p.stonewall_s > 0.0;
+    let mut total = p.objects_per_set;
+    let mut wall: Option<(u64, u64)> = None;
+    let mut f = 0;
+    while f < total {
+        for d in 0..sets {
+            let prev = it.start + f;
+            let reader = read_rank(rank, p.offset, d, ranks);
+            let path = names.object(reader, d, prev);
+            e.stat(path)
+                .map_err(|err| MdwbError::io("stat", path, err))?;
+            o.counts.obj_stat.ok += 1;
+            done(&mut o.rec, STAT, 0, factor);
+            let n = e
+                .read_file(path, &mut b.read)
+                .map_err(|err| MdwbError::io("read", path, err))?;
+            let bad = if (n as u64) < size {
+                Some(n as u64)
+            } else if let Some(c) = b.checkers.get_mut(b.check_of[d as usize]) {
+                v.checked += 1;
+                c.check(&b.read, item(prev, d, sets)).map(|i| i as u64)
+            } else {
+                None
+            };
+            match bad {
+                None => o.counts.obj_read.ok += 1,
+                Some(offset) => {
+                    o.counts.obj_read.err += 1;
+                    v.errors += 1;
+                    if v.first_error.is_none() {
+                        let file = path.display().to_string();
+                        v.first_error = Some(ErrorAt { rank, file, offset });
+                    }
+                }
+            }
+            done(&mut o.rec, READ, n as u64, factor);
+            if p.read_only {
+                continue;
+            }
+            e.remove(path)
+                .map_err(|err| MdwbError::io("delete", path, err))?;
+            o.counts.obj_delete.ok += 1;
+            done(&mut o.rec, DELETE, 0, factor);
+            let writer = write_rank(rank, p.offset, d, ranks);
+            let index = p.precreate_per_set + prev;
+            let path = names.object(writer, d, index);
+            let (pattern, data) = &mut b.writers[b.write_of[d as usize]];
+            pattern.stamp(data, item(index, d, sets));
+            match e.create_file(path, data) {
+                Ok(()) => {
+                    o.counts.obj_create.ok += 1;
+                    done(&mut o.rec, CREATE, size, factor);
+                }
+                Err(_) if p.ignore_precreate_errors => {
+                    o.counts.obj_create.err += 1;
+                    o.rec.error();
+                    o.rec.restart(now_ns());
+                }
+                Err(err) => return Err(MdwbError::io("create", path, err)),
+            }
+        }
+        f += 1;
+        if armed && o.rec.prev().saturating_sub(o.start) >= deadline_ns {
+            armed = false;
+            wall = Some((f, o.rec.prev() - o.start));
+            if !p.wear_out {
+                break;
+            }
+            total = ctx.comm.all_reduce_u64(f, ReduceOp::Max)?;
+            // The agreement is no operation: the next one's latency starts after it.
+            o.rec.restart(now_ns());
+        }
+    }
+    let end = now_ns();
+    let mut extra = Extra {
+        verify: Some(v),
+        ..Extra::default()
+    };
+    if p.stonewall_s > 0.0 {
+        if armed && p.wear_out {
+            // This rank finished before its wall: it joins the agreement with its count.
+            total = ctx.comm.all_reduce_u64(total, ReduceOp::Max)?;
+        }
+        let (reached, time) = wall.unwrap_or((f, end - o.start));
+        let comm = ctx.comm;
+        extra.stonewall = Some(StonewallOutcome {
+            deadline_s: p.stonewall_s,
+            wear_out: p.wear_out,
+            iterations: if p.wear_out { total } else { f },
+            reached_min: comm.all_reduce_u64(reached, ReduceOp::Min)?,
+            reached_max: comm.all_reduce_u64(reached, ReduceOp::Max)?,
+            time_s: comm.broadcast_u64(time, 0)? as f64 / 1e9,
+        });
+    }
+    close(ctx, o, end, extra)?;
+    Ok(f)
+}

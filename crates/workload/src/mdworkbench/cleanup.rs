@@ -1,0 +1,54 @@
+//! md-workbench's `run_cleanup`: per data set, the `-P` objects from the run's position, then
+//! the data set itself. Removal is by name, one unlink or rmdir each, never recursive.
+
+use std::io::ErrorKind;
+
+use measure::now_ns;
+use results::mdworkbench::{DELETE, RMDIR};
+use results::Operation;
+
+use super::ctx::Ctx;
+use super::error::MdwbError;
+use super::naming::{set_dir, Names};
+use super::phase::{close, open, Extra};
+
+/// Removes the objects `start .. start + P` and the data sets of this rank. An object that is
+/// not there (an earlier, partial cleanup) is counted and reported, as is a data set that
+/// cannot be removed; any other error stops the run.
+pub(crate) fn cleanup(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
+    let p = ctx.params;
+    let e = ctx.engine;
+    let rank = ctx.rank();
+    let mut names = Names::new(&p.dir);
+    let mut extra = Extra::default();
+    let mut o = open(ctx, Operation::Cleanup, 0, 0.0)?;
+    for set in 0..p.data_sets {
+        for index in start..start + p.precreate_per_set {
+            let path = names.object(rank, set, index);
+            match e.remove(path) {
+                Ok(()) => {
+                    o.counts.obj_delete.ok += 1;
+                    o.rec.record(DELETE, 0);
+                }
+                Err(err) if err.kind() == ErrorKind::NotFound => {
+                    extra.missing.note(path);
+                    o.rec.restart(now_ns());
+                }
+                Err(err) => return Err(MdwbError::io("delete", path, err)),
+            }
+        }
+        let dir = set_dir(&p.dir, rank, set);
+        match e.rmdir(&dir) {
+            Ok(()) => {
+                o.counts.dset_delete.ok += 1;
+                o.rec.record(RMDIR, 0);
+            }
+            Err(_) => {
+                extra.kept.note(&dir);
+                o.rec.restart(now_ns());
+            }
+        }
+    }
+    let end = now_ns();
+    close(ctx, o, end, extra)
+}

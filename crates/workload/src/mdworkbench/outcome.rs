@@ -1,0 +1,3 @@
+pub use results::mdworkbench::{
+    Counts, ErrorAt, OpCount, PhaseOutcome, Quantiles, RankOutcome, StonewallOutcome, VerifyOutcome,
+};

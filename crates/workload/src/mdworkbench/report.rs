@@ -1,0 +1,47 @@
+//! How rank 0 reports an md-workbench run as it goes: every step becomes an event of the
+//! session (the result document and the sinks), and every phase's outcome is kept.
+
+use results::mdworkbench::phase_result;
+use results::sink::{Detail, PhaseStart};
+use results::{Operation, Parameters};
+
+use super::outcome::PhaseOutcome;
+use crate::session::{Collected, Session};
+
+pub(crate) struct Report<'a> {
+    pub session: &'a Session,
+    pub phases: &'a Collected<PhaseOutcome>,
+}
+
+impl Report<'_> {
+    /// The seed and the start are agreed; the document keeps them (a later `-2 -X` run needs
+    /// the seed).
+    pub fn begin(&self, data_seed: i64, start: u64) {
+        let mut hub = self.session.hub();
+        if let Parameters::MdWorkbench(m) = &mut hub.doc_mut().parameters {
+            m.resolved.data_seed = Some(data_seed);
+            m.resolved.start_position = start;
+        }
+    }
+
+    pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize) {
+        self.session.hub().phase_start(&PhaseStart {
+            operation: op,
+            iteration,
+            io500_phase: None,
+            ranks,
+        });
+    }
+
+    pub fn phase(&self, o: PhaseOutcome) {
+        let result = phase_result(&o);
+        self.session
+            .hub()
+            .phase_end(result, Detail::MdWorkbench(&o));
+        self.phases.push(o);
+    }
+
+    pub fn warning(&self, text: &str) {
+        self.session.hub().warning(text);
+    }
+}

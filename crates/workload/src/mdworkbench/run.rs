@@ -1,0 +1,142 @@
+//! The phases of an md-workbench run (`md_workbench_run`): precreate, the benchmark
+//! iterations (each followed by the `-T` ones), then the cleanup, or the position stored in
+//! the run-info file for a later run.
+
+use exec::{first_failure, CommError, Ranks, ReduceOp};
+use results::mdworkbench::summaries;
+
+use super::benchmark::{benchmark, Buffers, Iteration};
+use super::cleanup::cleanup;
+use super::ctx::Ctx;
+use super::error::MdwbError;
+use super::outcome::PhaseOutcome;
+use super::precreate::precreate;
+use super::report::Report;
+use super::status::{self, Position};
+use crate::session::{Collected, Finished, Session};
+use plan::mdworkbench::MdWorkbenchParams;
+
+/// The plan of a run, checked: the parameters and where it starts (rank 0's preflight read
+/// the run-info file; its value is used on every rank).
+#[derive(Debug, Clone, Copy)]
+pub struct Plan<'a> {
+    pub params: &'a MdWorkbenchParams,
+    pub start: Position,
+}
+
+/// Runs a plan on `ranks`, reporting through `session` from start to end (also when a rank
+/// fails: the phases that finished stay in the document).
+pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
+    session.hub().start();
+    let phases = Collected::new();
+    let report = Report {
+        session,
+        phases: &phases,
+    };
+    let outcomes = session.sampled(|| {
+        ranks.run(|comm| {
+            let engine = engine::build(&plan.params.engine, comm.rank())
+                .map_err(|e| MdwbError::Engine(e.to_string()))?;
+            // md-workbench's `time(NULL)` as a C int, broadcast from rank 0.
+            let clock = (measure::wall_clock_ns() / 1_000_000_000) as i32 as i64;
+            let seed = match plan.params.seed {
+                Some(g) => g,
+                None => comm.broadcast_u64(clock as u64, 0)? as i64,
+            };
+            let ctx = Ctx {
+                params: plan.params,
+                comm,
+                engine: engine.as_ref(),
+                seed,
+                report: &report,
+                slot: comm.rank() - ranks.first_local(),
+            };
+            let start = Position {
+                pos: comm.broadcast_u64(plan.start.pos, 0)?,
+                made_dir: plan.start.made_dir,
+            };
+            run_rank(&ctx, start)
+        })
+    });
+    let is_peer = |e: &MdwbError| matches!(e, MdwbError::Comm(CommError::PeerFailed { .. }));
+    let failure = first_failure(&outcomes, is_peer);
+    let phases = phases.into_inner();
+    let errors = outcomes
+        .iter()
+        .find_map(|r| r.as_ref().ok())
+        .map_or(session.hub().doc().verification_errors, |&e| e);
+    let summary = summaries(&phases);
+    session.finish(phases, summary, errors, failure)
+}
+
+/// The run on this rank; returns the objects that did not read back as written, over all
+/// ranks.
+fn run_rank(ctx: &Ctx, start: Position) -> Result<u64, MdwbError> {
+    let p = ctx.params;
+    let is_root = ctx.rank() == 0;
+    if is_root {
+        ctx.report.begin(ctx.seed, start.pos);
+        if p.verify_read && !ctx.engine.caps().does_io {
+            ctx.report.warning(&format!(
+                "the {} engine moves no data: -X checks are skipped",
+                p.engine.api
+            ));
+        }
+    }
+    let mut pos = start;
+    let mut errors = 0;
+    if p.phases.precreate {
+        if is_root && ctx.engine.stat(&p.dir).is_err() {
+            ctx.engine
+                .mkdir(&p.dir)
+                .map_err(|e| MdwbError::io("mkdir", &p.dir, e))?;
+            pos.made_dir = true;
+        }
+        precreate(ctx, pos.pos)?;
+    }
+    if p.phases.benchmark {
+        let mut buffers = Buffers::new(ctx);
+        let mut number = 0;
+        for _ in 0..p.iterations {
+            for factor in p.waiting_factors() {
+                let it = Iteration {
+                    number,
+                    start: pos.pos,
+                    factor,
+                };
+                let moved = benchmark(ctx, &it, &mut buffers)?;
+                if !p.read_only {
+                    pos.pos += moved;
+                }
+                number += 1;
+            }
+        }
+        errors = read_errors(ctx)?;
+    }
+    if p.phases.cleanup {
+        cleanup(ctx, pos.pos)?;
+        if is_root && pos.made_dir {
+            // Every rank's data sets are gone (the cleanup's closing barrier): -o is empty
+            // unless something else is in it, which stays.
+            if ctx.engine.rmdir(&p.dir).is_err() {
+                ctx.report
+                    .warning(&format!("Unable to remove directory {}", p.dir.display()));
+            }
+        }
+    } else if is_root {
+        status::write(&p.run_info_file, pos)
+            .map_err(|e| MdwbError::io("write run-info file", &p.run_info_file, e))?;
+    }
+    Ok(errors)
+}
+
+/// Reads that failed their check or came back short, over all ranks and iterations (the
+/// document's count, which rank 0 has; shared so every rank ends alike).
+fn read_errors(ctx: &Ctx) -> Result<u64, MdwbError> {
+    let mine = if ctx.rank() == 0 {
+        ctx.report.session.hub().doc().verification_errors
+    } else {
+        0
+    };
+    Ok(ctx.comm.all_reduce_u64(mine, ReduceOp::Sum)?)
+}
