@@ -11,6 +11,7 @@ Examples:
   iogauge ior -N 2 -t 47008 -b 47008 -s 20000 -C -Q 1 -g -e -o /dev/shm/y/file   IO500 ior-hard pattern
   iogauge ior --help                                             every IOR option iogauge supports
   iogauge mdtest --tasks 4 -n 2000 -F -u -d /tmp/md              mdtest-compatible metadata test
+  iogauge md-workbench --tasks 4 -o /tmp/mdwb -P 2000 -I 1000    md-workbench-compatible small-object test
   iogauge find --tasks 2 /data -newer /r/ts -size 3901c -name '*01*' -C   IO500 find (pfind semantics)
   iogauge runs                                                   the stored runs (every run is stored)
   iogauge compare 42 57 --fail-if-slower 5%                      phase by phase; exit 1 on a regression
@@ -106,6 +107,13 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// md-workbench-compatible metadata and small-object benchmark (see `iogauge md-workbench --help`)
+    #[command(name = "md-workbench", disable_help_flag = true)]
+    MdWorkbench {
+        /// md-workbench options, e.g. -o /tmp/mdwb -P 2000 -I 1000 -D 10 -R 2
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
     /// Parallel find with pfind's semantics, as the IO500 runs it (see `iogauge find --help`)
     #[command(disable_help_flag = true)]
     Find {
@@ -124,7 +132,7 @@ pub enum Command {
     Schema,
     /// List the stored runs: id, when, host, workload, labels, headline figures
     Runs {
-        /// Only runs of this workload (ior, mdtest, find, io500)
+        /// Only runs of this workload (ior, mdtest, md-workbench, find, io500)
         #[arg(long)]
         workload: Option<String>,
         /// Only runs on this host

@@ -14,6 +14,7 @@ mod io500;
 mod ior;
 mod launcher;
 mod mdtest;
+mod mdworkbench;
 mod monitoring;
 mod optparse;
 mod outputs;
@@ -101,6 +102,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         C::Ior { args } => ior::main(&args, &global),
         C::Mdtest { args } => mdtest::main(&args, &global),
+        C::MdWorkbench { args } => mdworkbench::main(&args, &global),
         C::Find { args } => find::main(&args, &global),
         C::Io500 { args } => io500::main(&args, &global),
         C::Schema => {

@@ -22,6 +22,38 @@ pub fn check_dirs_exist(outputs: &[(&str, Option<&Path>)]) -> Result<(), String>
     Ok(())
 }
 
+/// The directory whose file system a run's header and environment describe: `dir` itself, or
+/// its parent while `dir` is still to be created.
+pub fn existing_dir_or_parent(dir: &Path) -> std::path::PathBuf {
+    if dir.is_dir() {
+        return dir.to_path_buf();
+    }
+    dir.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf)
+}
+
+/// After a run whose reads did not verify: how many `things` failed and the first one of
+/// the phases' `checks`.
+pub fn verification_failed<'a>(
+    errors: u64,
+    checks: impl IntoIterator<Item = Option<&'a results::ior::VerifyOutcome>>,
+    things: &str,
+) {
+    let first = checks
+        .into_iter()
+        .find_map(|v| v.and_then(|v| v.first_error.as_ref()));
+    let at = first.map_or(String::new(), |e| {
+        format!(
+            "; first: {} at byte {} (read by rank {})",
+            e.file, e.offset, e.rank
+        )
+    });
+    eprintln!(
+        "iogauge: data verification failed: {errors} {things} did not read back as written{at}"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -157,6 +157,20 @@ impl RankSetup {
         }
     }
 
+    /// One digit per rank, 1 where the rank is on rank 0's node (IOR's `Nodemap:` line).
+    pub fn nodemap(&self) -> String {
+        let m = self.node_map();
+        (0..self.ranks())
+            .map(|r| {
+                if m.node_of(r) == m.node_of(0) {
+                    '1'
+                } else {
+                    '0'
+                }
+            })
+            .collect()
+    }
+
     /// The ranks themselves, for a workload's `run`.
     pub fn into_ranks(self) -> exec::Ranks {
         #[cfg(feature = "mpi")]

@@ -5,7 +5,7 @@ pub mod cli;
 pub mod output;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use results::{MdtestParameters, MdtestResolved, Parameters, RunResult, Sink};
 use workload::mdtest::{self, validate::validate, MdtestParams, Shape};
@@ -97,37 +97,20 @@ pub fn main(args: &[String], global: &Global) -> u8 {
     )
 }
 
-/// The directory whose file system the header and the environment describe: `-d` itself, or
-/// its parent when `-d` is still to be created.
+/// The directory whose file system the header and the environment describe: the first -d.
 fn fs_dir(p: &MdtestParams) -> PathBuf {
-    let root = &p.dirs[0];
-    if root.is_dir() {
-        root.clone()
-    } else {
-        root.parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-    }
+    crate::outputs::existing_dir_or_parent(&p.dirs[0])
 }
 
 /// mdtest's header lines; `quoted_args` is the command line as mdtest prints it.
 pub fn header(p: &MdtestParams, shape: &Shape, setup: &RankSetup, quoted_args: String) -> Header {
     let node_map = setup.node_map();
-    let nodemap = (0..setup.ranks())
-        .map(|r| {
-            if node_map.node_of(r) == node_map.node_of(0) {
-                '1'
-            } else {
-                '0'
-            }
-        })
-        .collect();
     Header {
         version: VERSION.to_string(),
         quoted_args,
         tasks: setup.ranks(),
         nodes: node_map.num_nodes(),
-        nodemap,
+        nodemap: setup.nodemap(),
         path: p.dirs[0].display().to_string(),
         fs_line: crate::fs_line::fs_line(&fs_dir(p)),
         stride: mdtest::naming::effective_stride(
@@ -215,21 +198,8 @@ fn run(
         eprintln!("iogauge: {msg}");
     }
     if done.errors > 0 {
-        let first = done
-            .outcomes
-            .iter()
-            .filter_map(|o| o.verification.as_ref()?.first_error.clone())
-            .next();
-        let at = first.map_or(String::new(), |e| {
-            format!(
-                "; first: {} at byte {} (read by rank {})",
-                e.file, e.offset, e.rank
-            )
-        });
-        let errors = done.errors;
-        eprintln!(
-            "iogauge: data verification failed: {errors} file(s) did not read back as written{at}"
-        );
+        let checks = done.outcomes.iter().map(|o| o.verification.as_ref());
+        crate::outputs::verification_failed(done.errors, checks, "file(s)");
     }
     done.exit_code()
 }

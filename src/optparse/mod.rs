@@ -14,6 +14,7 @@
 //! the rules, `unknown.rs` words what it cannot place, `start.rs` is the start of `main`.
 
 mod fields;
+pub mod help;
 mod start;
 mod table;
 mod tokenize;
@@ -23,7 +24,11 @@ use std::fmt;
 
 pub use fields::{Fields, Given, Slot};
 pub use start::{start, Command, Launch};
-pub use table::{display_refused, refuse, spec, Arg, Origin, Refused, Spec, Table};
+#[cfg(test)]
+pub use table::check_unique_names;
+pub use table::{
+    display_refused, metadata_module_refusal, opt, refuse, spec, Arg, Origin, Refused, Spec, Table,
+};
 
 /// Bad usage: the one-line message, starting with the tool's name (`ior: `), to print before
 /// exiting with status 2.

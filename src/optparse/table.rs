@@ -82,6 +82,34 @@ pub const fn spec<T, G>(
     }
 }
 
+/// A row of a table without `-O` keys (mdtest's, md-workbench's): `' '` is no letter, `""`
+/// no long name.
+#[allow(clippy::too_many_arguments)]
+pub const fn opt<T, G>(
+    short: char,
+    long: &'static str,
+    arg: Arg,
+    target: T,
+    group: G,
+    origin: Origin,
+    meta: &'static str,
+    default: &'static str,
+    help: &'static str,
+) -> Spec<T, G> {
+    spec(
+        short,
+        long,
+        &[],
+        arg,
+        target,
+        group,
+        origin,
+        meta,
+        default,
+        help,
+    )
+}
+
 /// A refused row: `' '` is no letter, `""` no long name.
 pub const fn refuse(
     short: char,
@@ -165,5 +193,45 @@ impl<T: Copy + PartialEq, G> Table<T, G> {
     /// Whether the tool takes this engine option.
     pub fn accepts(&self, o: &EngineOption) -> bool {
         !self.metadata_only || o.metadata
+    }
+}
+
+/// Why a metadata tool (mdtest, md-workbench) refuses a back-end module option: only the
+/// engine options marked for metadata workloads are taken.
+pub fn metadata_module_refusal(tool: &str, module: &str) -> String {
+    let longs: Vec<String> = engine::all_options()
+        .filter(|(_, o)| o.metadata)
+        .map(|(e, o)| format!("--{}", e.full_name(o)))
+        .collect();
+    format!(
+        "back-end module options are not supported by iogauge {tool} (only {}; module {module})",
+        text::join_words(&longs, "and")
+    )
+}
+
+/// No letter or long name twice among a table's accepted and refused options and the engine
+/// options; every option has a name, and a placeholder exactly when it takes a value.
+#[cfg(test)]
+pub fn check_unique_names<T: std::fmt::Debug, G>(options: &[Spec<T, G>], refused: &[Refused]) {
+    use std::collections::HashSet;
+    let mut shorts = HashSet::new();
+    let mut longs = HashSet::new();
+    let engine_opts: Vec<String> = engine::all_options().map(|(e, o)| e.full_name(o)).collect();
+    let all = options
+        .iter()
+        .map(|o| (o.short, o.long))
+        .chain(refused.iter().map(|r| (r.short, r.long)))
+        .chain(engine_opts.iter().map(|n| (None, Some(n.as_str()))));
+    for (s, l) in all {
+        if let Some(s) = s {
+            assert!(shorts.insert(s), "short -{s} twice");
+        }
+        if let Some(l) = l {
+            assert!(longs.insert(l), "long --{l} twice");
+        }
+    }
+    for o in options {
+        assert!(o.short.is_some() || o.long.is_some());
+        assert_eq!(o.arg == Arg::Value, !o.meta.is_empty(), "{:?}", o.target);
     }
 }

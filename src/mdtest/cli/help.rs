@@ -1,13 +1,7 @@
 //! `iogauge mdtest --help`, generated from the option table and the engines' declarations.
 
-use std::fmt::Write;
-
-use engine::OptValue;
-
-use super::options::{Arg, Group, OptSpec, Origin, GROUPS, OPTIONS, REFUSED};
-
-const WIDTH: usize = 100;
-const COLUMN: usize = 34;
+use super::options::{Group, GROUPS, TABLE};
+use crate::optparse::help::{render, Page};
 
 const INTRO: &str = "\
 Usage: iogauge mdtest [OPTIONS]
@@ -71,123 +65,15 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("", "--tasks 2 -n 100000 -F -u -r -x /tmp/sw -d /tmp/md2"),
 ];
 
-fn names(o: &OptSpec) -> String {
-    let mut s = match (o.short, o.long) {
-        (Some(c), Some(l)) => format!("-{c}, --{l}"),
-        (Some(c), None) => format!("-{c}"),
-        (None, Some(l)) => format!("    --{l}"),
-        (None, None) => String::new(),
-    };
-    if o.arg == Arg::Value {
-        let _ = write!(s, " {}", o.meta);
-    }
-    s
-}
-
-/// Word-wraps `text` to lines of at most `width` characters.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in text.split_whitespace() {
-        let line = lines.last_mut().expect("never empty");
-        if !line.is_empty() && line.len() + 1 + word.len() > width {
-            lines.push(word.to_string());
-        } else {
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-    }
-    lines
-}
-
-/// One option: its names in the left column, `text` wrapped to the right.
-fn option_line(out: &mut String, names: &str, text: &str) {
-    let name = format!("  {names}");
-    let body = wrap(text, WIDTH - COLUMN);
-    if name.len() + 2 > COLUMN {
-        let _ = writeln!(out, "{name}");
-        for l in body {
-            let _ = writeln!(out, "{:COLUMN$}{l}", "");
-        }
-    } else {
-        for (i, l) in body.iter().enumerate() {
-            let left = if i == 0 { name.as_str() } else { "" };
-            let _ = writeln!(out, "{left:COLUMN$}{l}");
-        }
-    }
-}
-
-/// The engines mdtest runs on, in prose: `POSIX or DUMMY`.
-fn engine_names() -> String {
-    let names: Vec<&str> = engine::metadata_engines().map(|e| e.name).collect();
-    text::join_words(&names, "or")
-}
-
-/// What each engine mdtest runs on does, then the engine options mdtest takes.
-fn engine_lines(out: &mut String) {
-    for e in engine::metadata_engines() {
-        option_line(out, &format!("      -a {}", e.name), e.help);
-    }
-    for (e, o) in engine::all_options().filter(|(_, o)| o.metadata) {
-        let mut names = format!("    --{}", e.full_name(o));
-        let mut text = format!("{}: {}", e.name, o.help);
-        if let OptValue::Number(n) = o.default {
-            let _ = write!(names, " {}", o.meta);
-            let _ = write!(text, " [default {n}]");
-        }
-        text.push_str(" [iogauge]");
-        option_line(out, &names, &text);
-    }
-}
-
 pub fn help_text() -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{INTRO}");
-    for (group, title) in GROUPS {
-        let _ = writeln!(out, "\n{title}:");
-        for o in OPTIONS.iter().filter(|o| o.group == group) {
-            let mut text = o.help.replace("{engines}", &engine_names());
-            if !o.default.is_empty() {
-                let _ = write!(text, " [default {}]", o.default);
-            }
-            if o.origin == Origin::Differs {
-                text.push_str(" [mdtest*]");
-            } else if o.origin == Origin::Iogauge {
-                text.push_str(" [iogauge]");
-            }
-            option_line(&mut out, &names(o), &text);
-        }
-        if group == Group::Backend {
-            engine_lines(&mut out);
-        }
-    }
-    let _ = writeln!(out, "\nmdtest options iogauge refuses (exit status 2):");
-    for r in REFUSED {
-        let name = super::options::display_refused(r);
-        let body = wrap(r.reason, WIDTH - COLUMN);
-        for (i, l) in body.iter().enumerate() {
-            let left = if i == 0 {
-                format!("  {name}")
-            } else {
-                String::new()
-            };
-            let _ = writeln!(out, "{left:COLUMN$}{l}");
-        }
-    }
-    let _ = writeln!(out, "\n{NOTES}\n\nExamples:");
-    for (what, line) in EXAMPLES {
-        if !what.is_empty() {
-            let _ = writeln!(out, "  # {what}");
-        }
-        let _ = writeln!(out, "  iogauge mdtest {line}");
-    }
-    let _ = writeln!(
-        out,
-        "\nExit status: 0 success; 1 the benchmark ran but failed (I/O or verification error);\n\
-         2 bad usage or bad input, found before any file is touched."
-    );
-    out
+    render(&Page {
+        table: &TABLE,
+        intro: INTRO,
+        groups: &GROUPS,
+        backend: Group::Backend,
+        notes: NOTES,
+        examples: EXAMPLES,
+    })
 }
 
 #[cfg(test)]
@@ -197,17 +83,7 @@ mod tests {
     #[test]
     fn every_option_and_refusal_is_listed() {
         let h = help_text();
-        for o in OPTIONS {
-            assert!(h.contains(&names(o)), "{}", names(o));
-        }
-        for r in REFUSED {
-            assert!(h.contains(&super::super::options::display_refused(r)));
-        }
-        for (e, o) in engine::all_options() {
-            let listed = h.contains(&format!("--{} ", e.full_name(o)));
-            assert_eq!(listed, o.metadata, "{}", o.name);
-        }
+        crate::optparse::help::check_page(&TABLE, &h);
         assert!(h.contains("back end: POSIX or DUMMY (case-insensitive)"));
-        assert!(h.lines().all(|l| l.len() <= WIDTH + 20), "long line");
     }
 }

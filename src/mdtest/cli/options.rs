@@ -3,20 +3,10 @@
 //! tables; nothing else lists options. Engine options (`--dummy.delay-create`) are the
 //! engines' own, read from the engine registry (those it marks for metadata workloads).
 
-pub use crate::optparse::{display_refused, Arg, Origin, Refused};
-use crate::optparse::{refuse, spec, Spec, Table};
+use crate::optparse::{refuse, Spec, Table};
+pub use crate::optparse::{Arg, Origin, Refused};
 
-/// Help-text sections, in display order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Group {
-    Phases,
-    Layout,
-    Data,
-    Time,
-    Output,
-    Backend,
-    Iogauge,
-}
+pub use crate::optparse::help::Section as Group;
 
 pub const GROUPS: [(Group, &str); 7] = [
     (Group::Phases, "Phases and what is tested"),
@@ -77,31 +67,7 @@ pub enum Target {
 pub type OptSpec = Spec<Target, Group>;
 
 /// A row of [`OPTIONS`]: mdtest has no `-O` keys.
-#[allow(clippy::too_many_arguments)]
-const fn o(
-    short: char,
-    long: &'static str,
-    arg: Arg,
-    target: Target,
-    group: Group,
-    origin: Origin,
-    meta: &'static str,
-    default: &'static str,
-    help: &'static str,
-) -> OptSpec {
-    spec(
-        short,
-        long,
-        &[],
-        arg,
-        target,
-        group,
-        origin,
-        meta,
-        default,
-        help,
-    )
-}
+use crate::optparse::opt as o;
 
 /// A row of [`REFUSED`].
 const fn no(short: char, long: &'static str, reason: &'static str) -> Refused {
@@ -198,42 +164,15 @@ pub const TABLE: Table<Target, Group> = Table {
 
 /// Back-end module options other than those of the engines mdtest takes.
 fn module_refusal(module: &str) -> String {
-    let longs: Vec<String> = engine::all_options()
-        .filter(|(_, o)| o.metadata)
-        .map(|(e, o)| format!("--{}", e.full_name(o)))
-        .collect();
-    format!(
-        "back-end module options are not supported by iogauge mdtest (only {}; module {module})",
-        text::join_words(&longs, "and")
-    )
+    crate::optparse::metadata_module_refusal("mdtest", module)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
 
     #[test]
     fn names_are_unique_across_accepted_and_refused() {
-        let mut shorts = HashSet::new();
-        let mut longs = HashSet::new();
-        let engine_opts: Vec<String> = engine::all_options().map(|(e, o)| e.full_name(o)).collect();
-        let all = OPTIONS
-            .iter()
-            .map(|o| (o.short, o.long))
-            .chain(REFUSED.iter().map(|r| (r.short, r.long)))
-            .chain(engine_opts.iter().map(|n| (None, Some(n.as_str()))));
-        for (s, l) in all {
-            if let Some(s) = s {
-                assert!(shorts.insert(s), "short -{s} twice");
-            }
-            if let Some(l) = l {
-                assert!(longs.insert(l), "long --{l} twice");
-            }
-        }
-        for o in OPTIONS {
-            assert!(o.short.is_some() || o.long.is_some());
-            assert_eq!(o.arg == Arg::Value, !o.meta.is_empty(), "{:?}", o.target);
-        }
+        crate::optparse::check_unique_names(OPTIONS, REFUSED);
     }
 }

@@ -126,8 +126,10 @@ pub struct StonewallOutcome {
     /// Groups per rank when the ranks reached the wall (or finished): min and max.
     pub reached_min: u64,
     pub reached_max: u64,
-    /// Rank 0's time from the phase start to the agreement.
+    /// Rank 0's time from the phase start to its wall (or its end, when it finished first).
     pub time_s: f64,
+    /// Rank 0 reached the wall (md-workbench's `stonewall wear out` line is rank 0's).
+    pub rank0_hit: bool,
 }
 
 /// One phase: the precreate, one benchmark iteration or the cleanup.

@@ -200,6 +200,7 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
             reached_min: comm.all_reduce_u64(reached, ReduceOp::Min)?,
             reached_max: comm.all_reduce_u64(reached, ReduceOp::Max)?,
             time_s: comm.broadcast_u64(time, 0)? as f64 / 1e9,
+            rank0_hit: comm.broadcast_u64(u64::from(wall.is_some()), 0)? == 1,
         });
     }
     close(ctx, o, end, extra)?;

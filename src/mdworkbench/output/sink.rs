@@ -1,0 +1,29 @@
+//! md-workbench's output as a sink of the run's events. Used alike by
+//! `iogauge md-workbench` and the IO500's mdworkbench phases.
+
+use std::io::Write;
+
+use results::sink::{Detail, Event, Notice, Sink};
+
+use super::MdWorkbenchPrinter;
+
+/// The md-workbench report. Output errors (a closed pipe) never stop the benchmark.
+pub struct MdWorkbenchReport {
+    pub printer: MdWorkbenchPrinter<Box<dyn Write + Send>>,
+}
+
+impl Sink for MdWorkbenchReport {
+    fn event(&mut self, e: &Event<'_>) {
+        let p = &mut self.printer;
+        let _ = match e {
+            Event::RunStart(doc) => p.start(&doc.warnings),
+            Event::PhaseEnd(end) => match end.detail {
+                Detail::MdWorkbench(o) => p.phase(o),
+                _ => Ok(()),
+            },
+            Event::Notice(Notice::Warning(w)) => p.warning(w),
+            Event::RunEnd(end) => p.finish(end.run.verification_errors),
+            _ => Ok(()),
+        };
+    }
+}
