@@ -8,6 +8,7 @@ mod golden;
 mod io500;
 mod ior;
 mod mdtest;
+mod mdworkbench;
 mod monitoring;
 #[cfg(feature = "mpi")]
 mod mpi;

@@ -54,6 +54,20 @@ fn ior_dummy_engine() {
 }
 
 #[test]
+fn md_workbench_lines_and_json() {
+    let d = shm();
+    let steps = [step(
+        "md-workbench --tasks 2 -P 3 -I 2 -D 2 -R 2 -X --dataPacketType=t -G 7 -o {D}/out \
+         --run-info-file {D}/st --process-reports --json {D}/doc.json",
+        Kind::Text,
+    )];
+    check(
+        "md_workbench",
+        &render(d.path(), &steps, &[("doc.json", Kind::Document)]),
+    );
+}
+
+#[test]
 fn mdtest_tables_csv_and_json() {
     let d = shm();
     let steps = [step(

@@ -40,6 +40,8 @@ fn rules() -> &'static [(Regex, &'static str)] {
             ),
             // find's work stealing depends on timing
             (r"(directories stolen: )\d+", "${1}<n>"),
+            // md-workbench's whole seconds
+            (r"(Total runtime: )\d+s", "${1}<n>s"),
             // floats (C's %f, %e and Rust's)
             (r"-?\d+\.\d+(e[+-]?\d+)?", "<f>"),
         ]
@@ -108,6 +110,7 @@ fn mask_line(line: &str) -> String {
 const VOLATILE_KEYS: &[&str] = &[
     "environment",
     "latency",
+    "latency_by_kind",
     "series",
     "run_id",
     "started",

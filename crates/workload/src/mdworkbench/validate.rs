@@ -27,6 +27,13 @@ pub fn validate(p: &MdWorkbenchParams, ranks: usize) -> Result<Vec<String>, Stri
     if reach.is_none() {
         return Err("-P, -I, -R and -D together number more objects than iogauge can count".into());
     }
+    if p.verify_read && ph.benchmark && !ph.precreate && p.seed.is_none() {
+        warnings.push(
+            "-X without -G in a run without the precreate: the data seed comes from the clock, \
+             so objects written by an earlier run fail their check; pass that run's -G"
+                .to_string(),
+        );
+    }
     let several = ranks > 1;
     if ph.benchmark && p.stonewall_s > 0.0 && !p.wear_out && several {
         return Err(format!(
@@ -95,6 +102,20 @@ mod tests {
         });
         assert_eq!(validate(&only_clean, 2), Ok(vec![]));
         assert!(validate(&plan(|p| p.data_sets = 0), 1).is_err());
+        let unseeded = plan(|p| {
+            p.verify_read = true;
+            p.phases = Phases {
+                precreate: false,
+                benchmark: true,
+                cleanup: false,
+            };
+        });
+        assert!(validate(&unseeded, 1).unwrap()[0].starts_with("-X without -G"));
+        let seeded = plan(|p| {
+            p.seed = Some(3);
+            p.verify_read = true;
+        });
+        assert_eq!(validate(&seeded, 1), Ok(vec![]));
         assert!(validate(&plan(|p| p.precreate_per_set = u64::MAX), 1).is_err());
     }
 }
