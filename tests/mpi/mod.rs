@@ -8,6 +8,7 @@ mod find;
 mod io500;
 mod ior;
 mod mdtest;
+mod mdworkbench;
 mod metrics;
 mod progress;
 
