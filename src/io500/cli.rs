@@ -43,8 +43,8 @@ Usage:
 Options:
   --tasks N              thread ranks (default: the available CPUs)
   --mode standard|extended
-                         extended adds find-easy and find-hard (and md-workbench, which iogauge
-                         does not provide: those phases score 0 and make [SCOREX] invalid)
+                         extended adds find-easy, find-hard and md-workbench's create, bench
+                         and delete phases; [SCOREX] scores them too
   --timestamp TS         the run's timestamp (directory names and seeds); default: now
   --dir DIR              the data directory (the file system under test): [global] datadir
   --json PATH            also write the result document here (always: <resultdir>/result.json)

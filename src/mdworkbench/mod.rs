@@ -37,6 +37,7 @@ pub struct Checked {
 pub fn check(p: &MdWorkbenchParams, ranks: usize) -> Result<Checked, String> {
     let mut warnings = validate(p, ranks)?;
     let info = engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
+    workload::mdworkbench::preflight::run_info_dir(p)?;
     let pre = preflight(p, ranks as u64, info.caps.does_io)?;
     warnings.extend(pre.warnings);
     Ok(Checked {

@@ -149,8 +149,23 @@ fn list_round_trips_and_extended_mode_adds_phases() {
     let out = dry(&small, &["--mode", "extended"]);
     assert!(out.contains("mode            = extended"));
     assert!(exe(&out, "find-easy").ends_with("/data/TS/mdtest-easy/ -name *01* -C -q 10000"));
+    // md-workbench's phases show their commands; mdtest did not run: the assumed rate's
+    // counts and the IO500's warning.
+    let bench = exe(&out, "mdworkbench-bench");
     assert!(
-        out.contains("; ERROR INVALID md-workbench is not provided by iogauge"),
+        bench.starts_with(
+            "./md-workbench --dataPacketType=timestamp --process-reports -a POSIX -o="
+        ),
+        "{bench}"
+    );
+    assert!(
+        bench.contains(" -O=1 --run-info-file=") && bench.contains(" -D=10 -G="),
+        "{bench}"
+    );
+    assert!(bench.ends_with(" -2 -R=2 -X"), "{bench}");
+    assert!(out.contains("; iogauge md-workbench --tasks 2 --dataPacketType=timestamp "));
+    assert!(
+        out.contains("; WARNING MDWorkbench uses the MDTest rates"),
         "{out}"
     );
     assert!(out.contains("[SCOREX] Bandwidth 0.000000 GiB/s"));

@@ -1,4 +1,5 @@
 mod config;
+mod extended;
 mod quick;
 mod run;
 mod verify;

@@ -59,7 +59,7 @@ pub fn run(
             examined: o.total.examined,
             runtime_s: o.runtime_s(),
         },
-        result: done.doc.phases.first().cloned(),
+        results: done.doc.phases.first().cloned().into_iter().collect(),
         outcome: ToolOutcome::Find(o),
     })
 }
@@ -103,7 +103,7 @@ pub fn script(command: &str) -> Result<PhaseRun, String> {
             status: status.into_raw(),
             runtime_s,
         },
-        result: Some(phase),
+        results: vec![phase],
         outcome: ToolOutcome::External,
     })
 }

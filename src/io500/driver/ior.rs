@@ -70,7 +70,7 @@ pub fn run(
                 pairs: s.pairs_max,
             }),
         },
-        result: done.doc.phases.last().cloned(),
+        results: done.doc.phases.last().cloned().into_iter().collect(),
         outcome: ToolOutcome::Ior(o),
     })
 }

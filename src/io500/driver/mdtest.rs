@@ -88,7 +88,7 @@ pub fn run(
         .find(|o| o.op == op)
         .ok_or_else(|| format!("mdtest reported no {} phase", op.label()))?
         .clone();
-    let result = done.doc.phases.iter().find(|r| r.operation == op).cloned();
+    let results = done.doc.phases.iter().filter(|r| r.operation == op).take(1);
     Ok(PhaseRun {
         measured: Measured::Mdtest {
             items: o.items(),
@@ -99,7 +99,7 @@ pub fn run(
                 items_sum: s.items_sum,
             }),
         },
-        result,
+        results: results.cloned().collect(),
         outcome: ToolOutcome::Mdtest(o),
     })
 }

@@ -8,6 +8,7 @@ mod find;
 pub mod follow;
 mod ior;
 mod mdtest;
+mod mdworkbench;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -83,6 +84,7 @@ pub fn run_plan(
         PhasePlan::Ior(p) => ior::run(p, setup, files),
         PhasePlan::Mdtest { params, shape } => mdtest::run(phase, params, *shape, setup, files),
         PhasePlan::Find(p) => find::run(p, setup, files),
+        PhasePlan::MdWorkbench(p) => mdworkbench::run(p, setup, files),
         PhasePlan::Script(cmd) if files.is_some() => find::script(cmd),
         // The script runs on rank 0 only.
         PhasePlan::Script(_) => Err("the external find script runs on rank 0".into()),
@@ -114,6 +116,7 @@ impl Driver for Io500Driver {
             (How::Ior(..), _) => ior::plan(args, built.ranks),
             (How::Mdtest(..), _) => mdtest::plan(args, built.ranks),
             (How::Find(_), _) => find::plan(args),
+            (How::MdWorkbench(_), _) => mdworkbench::plan(args, built.ranks),
             _ => Err(format!("{} runs no tool", phase.name)),
         }
     }
@@ -122,6 +125,7 @@ impl Driver for Io500Driver {
         match &planned.plan {
             PhasePlan::Ior(p) => ior::preflight(p, self.setup.ranks()).map(drop),
             PhasePlan::Mdtest { params, shape } => mdtest::preflight(params, shape).map(drop),
+            PhasePlan::MdWorkbench(p) => mdworkbench::preflight(p, self.setup.ranks()),
             PhasePlan::Find(_) | PhasePlan::Script(_) => Ok(()),
         }
     }

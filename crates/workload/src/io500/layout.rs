@@ -95,8 +95,8 @@ impl Layout {
         Self::make_all(Path::new(&self.result)).map(drop)
     }
 
-    /// `$D`, `$D/ior-easy` and `$D/ior-hard` (the IO500's `validate()`); mdtest creates its
-    /// own directory, which [`Layout::note_mdtest_dirs`] records.
+    /// `$D`, `$D/ior-easy` and `$D/ior-hard` (the IO500's `validate()`); mdtest and
+    /// md-workbench create their own directories, which [`Layout::note_mdtest_dirs`] records.
     pub fn make_data_dirs(&mut self) -> std::io::Result<()> {
         for sub in ["ior-easy", "ior-hard"] {
             let made = Self::make_all(&self.data_path(sub))?;
@@ -105,9 +105,10 @@ impl Layout {
         Ok(())
     }
 
-    /// Records the mdtest directories that the create phases are about to make.
+    /// Records the mdtest and md-workbench directories that the create phases are about to
+    /// make (md-workbench's cleanup removes its own; this is for a run without it).
     pub fn note_mdtest_dirs(&mut self) {
-        for sub in ["mdtest-easy", "mdtest-hard"] {
+        for sub in ["mdtest-easy", "mdtest-hard", "mdworkbench"] {
             let d = self.data_path(sub);
             if !d.exists() && !self.created.contains(&d) {
                 self.created.push(d);
@@ -179,6 +180,7 @@ impl Layout {
     pub fn adopt_existing(&mut self) {
         let mut dirs = vec![PathBuf::from(&self.data)];
         dirs.extend(PHASE_DIRS.iter().map(|d| self.data_path(d)));
+        dirs.push(self.data_path("mdworkbench"));
         self.created = dirs.into_iter().filter(|d| d.is_dir()).collect();
     }
 

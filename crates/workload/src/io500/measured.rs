@@ -3,7 +3,7 @@
 //! and the warnings, in the order the IO500 prints them.
 
 use super::format::cf;
-use super::phases::{IorStep, MdStep};
+use super::phases::{IorStep, MdStep, MdwbStep};
 use super::score::{ior_gib_s, ior_stonewall_gib_s, kiops};
 use super::validity;
 
@@ -54,6 +54,12 @@ pub enum Measured {
         /// The slowest rank's walk.
         runtime_s: f64,
     },
+    /// md-workbench: each phase's rate (iops/s) and slowest operation (s), in order (the
+    /// IO500's `mdworkbench_results_t`), and the errors of all of them.
+    MdWorkbench {
+        results: Vec<(f64, f64)>,
+        errors: u64,
+    },
     /// An external find script: its command, last output line, line count, wait status and
     /// wall time.
     Script {
@@ -82,6 +88,7 @@ fn pair(k: &str, v: impl ToString) -> Line {
 pub enum Step {
     Ior(IorStep),
     Mdtest(MdStep),
+    MdWorkbench(MdwbStep),
     Find,
 }
 
@@ -161,8 +168,41 @@ pub fn lines(
         } => {
             return script_lines(command, last_line, *lines, *status, *runtime_s);
         }
+        Measured::MdWorkbench { results, errors } => {
+            return mdworkbench_lines(results, *errors, step == Step::MdWorkbench(MdwbStep::Bench));
+        }
     };
     (out, score)
+}
+
+/// md-workbench's lines (`phase_mdworkbench*.c`): errors invalidate; the benchmark scores its
+/// second iteration, needs exactly two and warns when they differ by more than 2x.
+fn mdworkbench_lines(results: &[(f64, f64)], errors: u64, bench: bool) -> (Vec<Line>, f64) {
+    let mut out = Vec::new();
+    if errors > 0 {
+        out.push(Line::Invalid(validity::mdworkbench_errors(errors)));
+    }
+    let kiops = |rate: f64| rate / 1000.0;
+    if !bench {
+        let Some(&(rate, max_op)) = results.first() else {
+            return (out, 0.0);
+        };
+        out.push(pair("maxOpTime", cf(max_op)));
+        return (out, kiops(rate));
+    }
+    let [(rate0, max0), (rate, max_op)] = results else {
+        out.push(Line::Invalid(validity::mdworkbench_iterations(
+            results.len(),
+        )));
+        return (out, 0.0);
+    };
+    if *rate0 < rate * 0.5 || rate0 * 0.5 > *rate {
+        out.push(Line::Warning(validity::MDWORKBENCH_DIFFER.into()));
+    }
+    out.push(pair("maxOpTime", cf(*max_op)));
+    out.push(pair("scoreIteration0", cf(kiops(*rate0))));
+    out.push(pair("maxOpTime0", cf(*max0)));
+    (out, kiops(*rate))
 }
 
 /// An external find script's lines (`run_find` with `ext_find`).
@@ -257,6 +297,49 @@ mod tests {
         assert_eq!(s, 12.006);
         assert_eq!(l[0], Line::Invalid(validity::FIND_NOTHING.into()));
         assert_eq!(&l[1..], [pair("found", 0), pair("total-files", 6003)]);
+    }
+
+    #[test]
+    fn md_workbench_scores_the_second_iteration() {
+        let m = |results: Vec<(f64, f64)>, errors| Measured::MdWorkbench { results, errors };
+        let bench = Step::MdWorkbench(MdwbStep::Bench);
+        let (l, s) = lines(
+            &m(vec![(3000.0, 0.5), (5000.0, 0.25)], 0),
+            bench,
+            300,
+            2,
+            false,
+        );
+        assert_eq!(s, 5.0);
+        assert_eq!(
+            l,
+            [
+                pair("maxOpTime", "0.250000"),
+                pair("scoreIteration0", "3.000000"),
+                pair("maxOpTime0", "0.500000")
+            ]
+        );
+        // More than 2x apart: a warning; errors and a wrong count invalidate.
+        let (l, s) = lines(
+            &m(vec![(1000.0, 0.1), (5000.0, 0.1)], 3),
+            bench,
+            300,
+            2,
+            false,
+        );
+        assert_eq!(s, 5.0);
+        assert!(
+            matches!(&l[0], Line::Invalid(r) if r.starts_with("Errors (3) occured during the md-workbench phase"))
+        );
+        assert_eq!(l[1], Line::Warning(validity::MDWORKBENCH_DIFFER.into()));
+        let (l, s) = lines(&m(vec![(5000.0, 0.1)], 0), bench, 300, 2, false);
+        assert_eq!(s, 0.0);
+        assert!(
+            matches!(&l[0], Line::Invalid(r) if r.contains("not two iterations are performed but 1"))
+        );
+        let create = Step::MdWorkbench(MdwbStep::Create);
+        let (l, s) = lines(&m(vec![(2500.0, 0.125)], 0), create, 300, 2, false);
+        assert_eq!((l, s), (vec![pair("maxOpTime", "0.125000")], 2.5));
     }
 
     #[test]

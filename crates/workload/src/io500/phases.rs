@@ -68,6 +68,14 @@ pub enum MdStep {
     Delete,
 }
 
+/// md-workbench's phase flags: `-1` (create), `-2 -R=2 -X` (bench), `-3` (delete).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MdwbStep {
+    Create,
+    Bench,
+    Delete,
+}
+
 /// What pfind walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FindScope {
@@ -89,8 +97,8 @@ pub enum How {
     Ior(Family, IorStep),
     Mdtest(Family, MdStep),
     Find(FindScope),
-    /// md-workbench, which iogauge does not provide (extended mode only).
-    MdWorkbench,
+    /// md-workbench (extended mode only).
+    MdWorkbench(MdwbStep),
 }
 
 /// One row of the table.
@@ -125,13 +133,15 @@ impl Phase {
     pub fn scored(&self) -> bool {
         self.group != Group::None
     }
-    /// The iogauge command that runs this phase's tool (`ior`, `mdtest`, `find`).
+    /// The iogauge command that runs this phase's tool (`ior`, `mdtest`, `find`,
+    /// `md-workbench`).
     pub fn tool(&self) -> Option<&'static str> {
         match self.how {
             How::Ior(..) => Some("ior"),
             How::Mdtest(..) => Some("mdtest"),
             How::Find(_) => Some("find"),
-            How::Options | How::Timestamp | How::MdWorkbench => None,
+            How::MdWorkbench(_) => Some("md-workbench"),
+            How::Options | How::Timestamp => None,
         }
     }
 
@@ -145,7 +155,10 @@ impl Phase {
             How::Mdtest(_, MdStep::Read) => Operation::FileRead,
             How::Mdtest(_, MdStep::Delete) => Operation::FileRemove,
             How::Find(_) => Operation::Find,
-            How::Options | How::Timestamp | How::MdWorkbench => return None,
+            How::MdWorkbench(MdwbStep::Create) => Operation::Precreate,
+            How::MdWorkbench(MdwbStep::Bench) => Operation::Benchmark,
+            How::MdWorkbench(MdwbStep::Delete) => Operation::Cleanup,
+            How::Options | How::Timestamp => return None,
         })
     }
 
@@ -190,7 +203,7 @@ pub static PHASES: [Phase; 26] = [
     row("mdtest-easy", DUMMY, NoScore, None, false, How::Options),
     row("mdtest-easy-write", WRITE, Md, Some("mdtest-easy"), true, How::Mdtest(Easy, MdStep::Create)),
     row("mdworkbench", DUMMY | OPTIONAL, NoScore, None, false, How::Options),
-    row("mdworkbench-create", WRITE | OPTIONAL, NoScore, Some("mdworkbench"), false, How::MdWorkbench),
+    row("mdworkbench-create", WRITE | OPTIONAL, NoScore, Some("mdworkbench"), false, How::MdWorkbench(MdwbStep::Create)),
     row("timestamp", DUMMY, NoScore, None, false, How::Timestamp),
     row("find-easy", READ | OPTIONAL, Md, None, false, How::Find(FindScope::Easy)),
     row("ior-hard", DUMMY, NoScore, None, false, How::Options),
@@ -199,12 +212,12 @@ pub static PHASES: [Phase; 26] = [
     row("mdtest-hard-write", WRITE, Md, Some("mdtest-hard"), true, How::Mdtest(Hard, MdStep::Create)),
     row("find", READ, Md, None, false, How::Find(FindScope::All)),
     row("find-hard", READ | OPTIONAL, Md, None, false, How::Find(FindScope::Hard)),
-    row("mdworkbench-bench", WRITE | OPTIONAL, Md, Some("mdworkbench"), false, How::MdWorkbench),
+    row("mdworkbench-bench", WRITE | OPTIONAL, Md, Some("mdworkbench"), false, How::MdWorkbench(MdwbStep::Bench)),
     row("ior-easy-read", READ, Bw, Some("ior-easy"), false, How::Ior(Easy, IorStep::Read)),
     row("mdtest-easy-stat", READ, Md, Some("mdtest-easy"), false, How::Mdtest(Easy, MdStep::Stat)),
     row("ior-hard-read", READ, Bw, Some("ior-hard"), false, How::Ior(Hard, IorStep::Read)),
     row("mdtest-hard-stat", READ, Md, Some("mdtest-hard"), false, How::Mdtest(Hard, MdStep::Stat)),
-    row("mdworkbench-delete", REMOVE | OPTIONAL, NoScore, Some("mdworkbench"), false, How::MdWorkbench),
+    row("mdworkbench-delete", REMOVE | OPTIONAL, NoScore, Some("mdworkbench"), false, How::MdWorkbench(MdwbStep::Delete)),
     row("mdtest-easy-delete", REMOVE, Md, Some("mdtest-easy"), false, How::Mdtest(Easy, MdStep::Delete)),
     row("mdtest-hard-read", READ, Md, Some("mdtest-hard"), false, How::Mdtest(Hard, MdStep::Read)),
     row("mdtest-hard-delete", REMOVE, Md, Some("mdtest-hard"), false, How::Mdtest(Hard, MdStep::Delete)),

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use plan::find::FindParams;
 use plan::ior::IorParams;
 use plan::mdtest::MdtestParams;
+use plan::mdworkbench::MdWorkbenchParams;
 
 use crate::mdtest::Shape;
 use results::sink::Expect;
@@ -22,6 +23,7 @@ pub enum PhasePlan {
         shape: Shape,
     },
     Find(FindParams),
+    MdWorkbench(MdWorkbenchParams),
     /// An external find script, run by rank 0 through the shell.
     Script(String),
 }
@@ -53,7 +55,7 @@ pub struct Planned {
 
 /// md-workbench's object counts (`precreatePerSet`, `filesPerProc`, always 10 sets): set in the
 /// `.ini`, or derived from mdtest-easy-write's rate when that phase ends.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct MdWorkbenchPlan {
     pub precreate_per_set: Option<u64>,
     pub files_per_proc: Option<u64>,
@@ -61,12 +63,37 @@ pub struct MdWorkbenchPlan {
     pub assumed_rate: bool,
     /// Derived already (from the first rate offered).
     pub derived: bool,
+    /// The rate offered (kIOPS; 0 when mdtest-easy-write did not run), which the create phase
+    /// stores in `$R/mdworkbench-size` for a later `--cleanup`.
+    pub rate_kiops: f64,
 }
 
 /// The rate the IO500 assumes, kIOPS, when mdtest-easy-write did not run.
 const ASSUMED_KIOPS: f64 = 10.0;
 
 impl MdWorkbenchPlan {
+    /// The counts the `.ini` sets (both or neither, checked before the run).
+    pub fn from_config(cfg: &crate::io500::config::Config) -> Self {
+        MdWorkbenchPlan {
+            precreate_per_set: cfg.u64("mdworkbench", "precreatePerSet"),
+            files_per_proc: cfg.u64("mdworkbench", "filesPerProc"),
+            ..MdWorkbenchPlan::default()
+        }
+    }
+
+    /// Both counts come from the `.ini`.
+    pub fn configured(&self) -> bool {
+        self.precreate_per_set.is_some() && self.files_per_proc.is_some() && !self.derived
+    }
+
+    /// (precreatePerSet, filesPerProc); 0 where not derived yet.
+    pub fn counts(&self) -> (u64, u64) {
+        (
+            self.precreate_per_set.unwrap_or(0),
+            self.files_per_proc.unwrap_or(0),
+        )
+    }
+
     /// Fills the counts not set in the `.ini` from mdtest-easy-write's score (kIOPS) as the
     /// IO500 does (`phase_mdworkbench.c`): objects per set = (rate · min(stonewall, 60 s) · 1000 /
     /// ranks) / 10, for both counts; a rate of 0 (the phase did not run) assumes 10 kIOPS.
@@ -75,6 +102,7 @@ impl MdWorkbenchPlan {
             return;
         }
         self.derived = true;
+        self.rate_kiops = rate_kiops.max(0.0);
         self.assumed_rate = rate_kiops <= 0.0;
         let rate = if self.assumed_rate {
             ASSUMED_KIOPS

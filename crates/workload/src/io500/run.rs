@@ -66,12 +66,13 @@ pub trait Driver {
     fn done(&mut self, record: &Record);
 }
 
-/// What a phase's tool measured: the IO500's figures, and the document's phase with the tool's
-/// own outcome when the tool is one of iogauge's workloads.
+/// What a phase's tool measured: the IO500's figures, and the document's phases (md-workbench's
+/// benchmark has two) with the tool's own outcome of the scored one when the tool is one of
+/// iogauge's workloads.
 #[derive(Debug)]
 pub struct PhaseRun {
     pub measured: Measured,
-    pub result: Option<PhaseResult>,
+    pub results: Vec<PhaseResult>,
     pub outcome: ToolOutcome,
 }
 
@@ -81,6 +82,7 @@ pub enum ToolOutcome {
     Ior(crate::ior::PhaseOutcome),
     Mdtest(crate::mdtest::PhaseOutcome),
     Find(FindOutcome),
+    MdWorkbench(crate::mdworkbench::PhaseOutcome),
     External,
 }
 
@@ -90,6 +92,7 @@ impl ToolOutcome {
             ToolOutcome::Ior(o) => Detail::Ior(o),
             ToolOutcome::Mdtest(o) => Detail::Mdtest(o),
             ToolOutcome::Find(o) => Detail::Find(o),
+            ToolOutcome::MdWorkbench(o) => Detail::MdWorkbench(o),
             ToolOutcome::External => Detail::External,
         }
     }
@@ -226,20 +229,21 @@ pub fn run(
 
     let mut records = Vec::new();
     let mut wrote = Wrote::default();
-    let mut mdworkbench = MdWorkbenchPlan {
-        precreate_per_set: cfg.u64("mdworkbench", "precreatePerSet"),
-        files_per_proc: cfg.u64("mdworkbench", "filesPerProc"),
-        ..MdWorkbenchPlan::default()
-    };
+    let mut mdworkbench = MdWorkbenchPlan::from_config(cfg);
+    let mut warned = false;
     // One sampler for the whole suite: the phases' tools record on this session's counters.
     session.sampled(|| {
         for (phase, b) in selected(s).zip(built) {
-            if phase.how == How::MdWorkbench {
-                // mdtest-easy-write did not run before (it left its rate otherwise): the IO500's
-                // assumed rate.
-                mdworkbench.derive_once(0.0, stonewall, s.ranks);
-            }
-            let b = b.as_ref().map(|r| (&r.built, r.planned.as_ref()));
+            let counted;
+            let b = match (phase.how, b) {
+                (How::MdWorkbench(step), Some(r)) => {
+                    let (plan, warned) = (&mut mdworkbench, &mut warned);
+                    counted = mdwb::ready(s, phase, step, r, &w, plan, warned);
+                    Some(&counted)
+                }
+                (_, b) => b.as_ref(),
+            };
+            let b = b.map(|r| (&r.built, r.planned.as_ref()));
             let (rec, ran) = run_phase(s, phase, b, &w, minwrite, &mut out, driver);
             if phase.how == How::Mdtest(Family::Easy, MdStep::Create) && rec.ran {
                 mdworkbench.derive_once(rec.score, stonewall, s.ranks);
@@ -343,12 +347,13 @@ fn record(session: &Session, r: &Record, ran: Option<PhaseRun>) {
             ran: r.ran,
             error: r.error.clone(),
         });
-    if let Some(PhaseRun {
-        result: Some(mut p),
-        outcome,
-        ..
+    let Some(PhaseRun {
+        results, outcome, ..
     }) = ran
-    {
+    else {
+        return;
+    };
+    for mut p in results {
         p.io500_phase = Some(r.phase.name.to_string());
         // The suite's hub checks the phase again, under its IO500 name and against the
         // suite's other phases (a read against its write).
@@ -421,6 +426,7 @@ fn note_write(phase: &Phase, wrote: &mut Wrote) {
     }
 }
 
+mod mdwb;
 mod prepare;
 mod step;
 mod text;

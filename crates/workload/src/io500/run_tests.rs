@@ -10,7 +10,7 @@ use super::argv::Built;
 use super::config::Config;
 use super::hash;
 use super::measured::{IorWall, MdWall, Measured};
-use super::phases::{How, IorStep, MdStep, Mode, Phase};
+use super::phases::{How, IorStep, MdStep, MdwbStep, Mode, Phase};
 use super::plan::{PhasePlan, Planned};
 use super::run::{check, run, Driver, Outcome, PhaseRun, Record, Settings, ToolOutcome};
 use crate::session::Session;
@@ -60,6 +60,8 @@ fn suite(s: &Settings, driver: &mut Fake) -> (Result<Outcome, String>, Texts) {
 #[derive(Default)]
 struct Fake {
     ran: Vec<String>,
+    /// The commands of the phases that ran.
+    exes: Vec<String>,
     done: Vec<String>,
     /// A write phase whose preflight fails.
     refuse: Option<String>,
@@ -81,12 +83,13 @@ impl Driver for Fake {
     fn run(
         &mut self,
         phase: &Phase,
-        _: &Built,
+        b: &Built,
         _: &Planned,
         _: &str,
         _: &Session,
     ) -> Result<PhaseRun, String> {
         self.ran.push(phase.name.to_string());
+        self.exes.push(b.command.exe());
         let measured = match phase.how {
             How::Ior(_, IorStep::Write) => Measured::Ior {
                 bytes: 2 << 30,
@@ -113,6 +116,13 @@ impl Driver for Fake {
                     items_sum: 9000,
                 }),
             },
+            How::MdWorkbench(step) => Measured::MdWorkbench {
+                results: match step {
+                    MdwbStep::Bench => vec![(4000.0, 0.5), (5000.0, 0.25)],
+                    _ => vec![(2500.0, 0.125)],
+                },
+                errors: 0,
+            },
             _ => Measured::Find {
                 found: 7,
                 examined: 1000,
@@ -121,7 +131,7 @@ impl Driver for Fake {
         };
         Ok(PhaseRun {
             measured,
-            result: None,
+            results: Vec::new(),
             outcome: ToolOutcome::External,
         })
     }
@@ -247,19 +257,38 @@ fn extended_mode_adds_scorex_and_reports_md_workbench() {
         fake.ran.contains(&"find-easy".to_string()) && fake.ran.contains(&"find-hard".to_string())
     );
     let (x, _) = o.extended.unwrap();
-    // find-easy and find-hard join MD; md-workbench's 0 is left out.
-    assert!((x.md - 9.0f64.powf(7.0 / 10.0)).abs() < 1e-9 && x.bw == o.scores.bw);
-    let bench = o
-        .records
-        .iter()
-        .find(|r| r.phase.name == "mdworkbench-bench")
-        .unwrap();
-    assert!(!bench.valid && bench.invalid[0].contains("md-workbench is not provided"));
-    assert!(!o.validity.extended);
+    // find-easy (1), find-hard (1) and mdworkbench-bench's second iteration (5) join MD.
+    assert!((x.md - (9.0f64.powi(7) * 5.0).powf(1.0 / 11.0)).abs() < 1e-9);
+    assert_eq!(x.bw, o.scores.bw);
+    let rec = |name: &str| o.records.iter().find(|r| r.phase.name == name).unwrap();
+    let bench = rec("mdworkbench-bench");
+    assert!(bench.valid && bench.score == 5.0, "{bench:?}");
+    assert_eq!(rec("mdworkbench-create").score, 2.5);
+    assert!(
+        !o.validity.extended,
+        "the write phases ran below the stonewall"
+    );
     // md-workbench's counts come from mdtest-easy-write's 9 kIOPS: 9 * 1 s * 1000 / 2 / 10.
     assert_eq!(o.mdworkbench.precreate_per_set, Some(450));
     assert!(!o.mdworkbench.assumed_rate);
+    let mdwb: Vec<&String> = fake
+        .exes
+        .iter()
+        .filter(|e| e.starts_with("./md-workbench"))
+        .collect();
+    assert_eq!(mdwb.len(), 3);
+    assert!(
+        mdwb[1].ends_with(" -P=450 -I=450 -2 -R=2 -X"),
+        "{}",
+        mdwb[1]
+    );
     let txt = &t.txt;
+    assert!(txt.contains("\n[mdworkbench-bench]\nt_start         = "));
+    assert!(txt.contains("filesPerProc    = 450\nprecreatePerSet = 450\nexe             = ./md-workbench --dataPacketType=timestamp --process-reports -a POSIX -o="));
+    assert!(txt.contains("maxOpTime       = 0.250000\nscoreIteration0 = 4.000000\nmaxOpTime0      = 0.500000\nscore           = 5.000000\n"), "{txt}");
+    // mdtest-easy-write's rate is kept for a later --cleanup.
+    let size = dir.path().join("res/2024.11.11-00.01.32/mdworkbench-size");
+    assert_eq!(std::fs::read(size).unwrap(), 9.0f64.to_ne_bytes());
     assert!(txt.contains("mode            = extended\n") && txt.contains("\n[SCOREX]\n"));
     let sum = &t.summary;
     assert!(sum
@@ -310,5 +339,49 @@ fn a_refused_write_phase_stops_the_run_before_any_file() {
         std::fs::read_dir(t.path()).unwrap().count(),
         0,
         "nothing left"
+    );
+}
+
+#[test]
+fn md_workbench_counts_without_mdtest_and_in_a_later_cleanup() {
+    // mdtest-easy-write disabled: the IO500's assumed 10 kIOPS (10 * 1 s * 1000 / 2 / 10), its
+    // warning once, and 0.0 stored for a later --cleanup.
+    let dir = tempfile::tempdir().unwrap();
+    let s = settings(
+        dir.path(),
+        "[mdtest-easy-write]\nrun = FALSE\n",
+        Mode::Extended,
+    );
+    let mut fake = Fake::default();
+    let (o, t) = suite(&s, &mut fake);
+    let o = o.unwrap();
+    assert!(o.mdworkbench.assumed_rate);
+    assert_eq!(o.mdworkbench.counts(), (500, 500));
+    assert_eq!(
+        t.txt
+            .matches("; WARNING MDWorkbench uses the MDTest rates")
+            .count(),
+        1
+    );
+    let size = dir.path().join("res/2024.11.11-00.01.32/mdworkbench-size");
+    assert_eq!(std::fs::read(&size).unwrap(), 0.0f64.to_ne_bytes());
+
+    // A full run stores mdtest-easy-write's 9 kIOPS; --cleanup derives the delete's counts
+    // from it (450), as the IO500 reads mdworkbench-size back.
+    let dir = tempfile::tempdir().unwrap();
+    let s = settings(dir.path(), "", Mode::Extended);
+    suite(&s, &mut Fake::default()).0.unwrap();
+    let cleanup = Settings {
+        cleanup_only: true,
+        ..s
+    };
+    let mut fake = Fake::default();
+    let o = suite(&cleanup, &mut fake).0.unwrap();
+    assert!(!o.mdworkbench.assumed_rate);
+    let delete = fake.exes.iter().find(|e| e.starts_with("./md-workbench"));
+    assert!(
+        delete.unwrap().ends_with(" -P=450 -I=450 -3"),
+        "{:?}",
+        fake.exes
     );
 }

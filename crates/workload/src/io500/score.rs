@@ -134,6 +134,18 @@ mod tests {
     }
 
     #[test]
+    fn md_workbench_counts_in_scorex_only_with_its_benchmark() {
+        let m = scored(&[
+            ("mdtest-easy-write", 2.0),
+            ("mdworkbench-create", 300.0),
+            ("mdworkbench-bench", 8.0),
+            ("mdworkbench-delete", 700.0),
+        ]);
+        assert_eq!(aggregate(&m, false).md, 2.0);
+        assert!((aggregate(&m, true).md - 4.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn a_phase_that_did_not_run_is_left_out_not_zero() {
         let m = scored(&[("ior-easy-write", 4.0), ("ior-hard-write", 0.0)]);
         assert_eq!(aggregate(&m, false).bw, 4.0);

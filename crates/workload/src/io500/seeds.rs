@@ -7,6 +7,7 @@ pub const IOR_EASY: &str = "ior-easy";
 pub const IOR_HARD: &str = "ior-hard";
 pub const MDTEST_EASY: &str = "mdtest-easy";
 pub const MDTEST_HARD: &str = "mdtest-hard";
+pub const MD_WORKBENCH: &str = "md-workbench";
 
 /// The `-G` seed of `name` in the run stamped `timestamp`: the rotate-and-add hash of the name
 /// followed by the timestamp, as a C `int` (so it may be negative); 0 and -1 become 4711.

@@ -89,8 +89,25 @@ pub fn find_exit(status: i32, command: &str) -> String {
     )
 }
 
-/// iogauge has no md-workbench, so these extended-mode phases score 0 and are invalid.
-pub const NO_MDWORKBENCH: &str = "md-workbench is not provided by iogauge; this phase did not run";
+/// md-workbench counted errors (failed checks, short reads, creates it was told to ignore).
+pub fn mdworkbench_errors(errors: u64) -> String {
+    format!("Errors ({errors}) occured during the md-workbench phase. This invalidates your run.")
+}
+
+/// The benchmark phase must run exactly two iterations (the score is the second's).
+pub fn mdworkbench_iterations(count: usize) -> String {
+    format!(
+        "During the md-workbench phase not two iterations are performed but {count} This \
+         invalidates your run."
+    )
+}
+
+/// The IO500's warning when the two benchmark iterations differ by more than 2x.
+pub const MDWORKBENCH_DIFFER: &str = "The results of both md-workbench differs by 2x.";
+
+/// The IO500's warning when md-workbench's counts come from an assumed rate.
+pub const MDWORKBENCH_ASSUMED: &str = "MDWorkbench uses the MDTest rates to determine suitable \
+options but MDTest didn't run, will use a low (and sane) default instead";
 
 /// A phase that could not run to its end (an I/O error, files missing).
 pub fn failed(message: &str) -> String {
@@ -251,7 +268,8 @@ mod tests {
             FIND_NOTHING.to_string(),
             DRY_RUN.to_string(),
             FILES_PER_DIR.to_string(),
-            NO_MDWORKBENCH.to_string(),
+            mdworkbench_errors(2),
+            mdworkbench_iterations(1),
         ] {
             assert_eq!(rule_of(&other), Rule::Other, "{other}");
         }
@@ -262,6 +280,13 @@ mod tests {
         let mut v = Validity::default();
         v.invalid_phase(by_name("find-easy").unwrap());
         assert_eq!((v.run, v.extended), (true, false));
+        let mut w = Validity::default();
+        w.invalid_phase(by_name("mdworkbench-bench").unwrap());
+        assert_eq!((w.run, w.extended), (true, false));
+        // md-workbench's phases have no minimum runtime; a zero score is invalid.
+        let bench = by_name("mdworkbench-bench").unwrap();
+        assert!(after_phase(bench, 0.5, 3.0, 300, 300, false).is_empty());
+        assert_eq!(after_phase(bench, 0.5, 0.0, 300, 300, false).len(), 1);
         v.invalid_phase(by_name("find").unwrap());
         assert!(!v.run);
         assert_eq!(Validity::suffix(false), " [INVALID]");

@@ -43,16 +43,6 @@ pub fn preflight(p: &MdWorkbenchParams, ranks: u64, does_io: bool) -> Result<Pre
     if let Some(s) = p.start_item {
         out.start.pos = s;
     }
-    if !ph.cleanup {
-        let dir = parent_of(&p.run_info_file);
-        if !dir.is_dir() {
-            return Err(format!(
-                "--run-info-file {}: directory {} does not exist",
-                p.run_info_file.display(),
-                dir.display()
-            ));
-        }
-    }
     if does_io {
         check_dir(p)?;
         if p.dir.is_dir() {
@@ -60,6 +50,19 @@ pub fn preflight(p: &MdWorkbenchParams, ranks: u64, does_io: bool) -> Result<Pre
         }
     }
     Ok(out)
+}
+
+/// A run without the cleanup writes the run-info file: its directory must exist.
+pub fn run_info_dir(p: &MdWorkbenchParams) -> Result<(), String> {
+    let dir = parent_of(&p.run_info_file);
+    if p.phases.cleanup || dir.is_dir() {
+        return Ok(());
+    }
+    Err(format!(
+        "--run-info-file {}: directory {} does not exist",
+        p.run_info_file.display(),
+        dir.display()
+    ))
 }
 
 /// `-o`: a directory, or (for a precreate) a name whose parent exists.
@@ -211,6 +214,11 @@ mod tests {
             .contains("nothing to clean up"));
         p.phases = only(true, false, false);
         p.run_info_file = t.path().join("no/st");
-        assert!(preflight(&p, 2, true).unwrap_err().contains("directory"));
+        assert!(run_info_dir(&p).unwrap_err().contains("directory"));
+        p.phases = only(true, false, true);
+        assert!(
+            run_info_dir(&p).is_ok(),
+            "a run with the cleanup writes none"
+        );
     }
 }

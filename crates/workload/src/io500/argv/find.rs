@@ -53,6 +53,7 @@ pub(super) fn find(p: &Phase, scope: FindScope, cfg: &Config, w: &Where) -> Resu
             nproc_pair: nproc,
             warnings: Vec::new(),
             early_warnings: early,
+            pairs: Vec::new(),
         });
     }
     if enabled && (!mpi.is_empty() || !extra.is_empty()) {
@@ -82,5 +83,6 @@ pub(super) fn find(p: &Phase, scope: FindScope, cfg: &Config, w: &Where) -> Resu
         nproc_pair: Some(ranks),
         warnings: Vec::new(),
         early_warnings: early,
+        pairs: Vec::new(),
     })
 }

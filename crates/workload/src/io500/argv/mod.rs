@@ -5,6 +5,7 @@
 use super::config::Config;
 use super::phases::{Family, How, IorStep, MdStep, Phase};
 use super::seeds::{phase_seed, IOR_EASY, IOR_HARD, MDTEST_EASY, MDTEST_HARD};
+pub use mdworkbench::{first_counts, mdworkbench};
 
 /// Where and when: the resolved directories (`$D`, `$R`), the run's timestamp, the stonewall
 /// and the number of ranks.
@@ -64,6 +65,8 @@ pub struct Built {
     pub warnings: Vec<String>,
     /// Printed once before the first phase (IO500 `validate()` warnings).
     pub early_warnings: Vec<String>,
+    /// result.txt pairs printed before `exe` (md-workbench's counts).
+    pub pairs: Vec<(String, String)>,
 }
 
 fn s(x: impl ToString) -> String {
@@ -306,7 +309,7 @@ pub fn files_per_dir(cfg: &Config) -> Option<u64> {
 }
 
 /// The command of a phase; `None` for phases that run no tool (the timestamp, the
-/// option-only sections, md-workbench). Errors are bad configuration (exit status 2).
+/// option-only sections). Errors are bad configuration (exit status 2).
 pub fn build(phase: &Phase, cfg: &Config, w: &Where) -> Result<Option<Built>, String> {
     let simple = |(argv, warnings): (Vec<String>, Vec<String>)| Built {
         command: Command::Argv(argv),
@@ -314,16 +317,19 @@ pub fn build(phase: &Phase, cfg: &Config, w: &Where) -> Result<Option<Built>, St
         nproc_pair: None,
         warnings,
         early_warnings: Vec::new(),
+        pairs: Vec::new(),
     };
     Ok(match phase.how {
         How::Ior(f, st) => Some(simple(ior(phase, f, st, cfg, w))),
         How::Mdtest(f, st) => Some(simple(mdtest(phase, f, st, cfg, w))),
         How::Find(scope) => Some(find(phase, scope, cfg, w)?),
-        How::Options | How::Timestamp | How::MdWorkbench => None,
+        How::MdWorkbench(step) => Some(mdworkbench(phase.name, step, cfg, w, first_counts(cfg, w))),
+        How::Options | How::Timestamp => None,
     })
 }
 
 mod find;
+mod mdworkbench;
 use find::find;
 
 #[cfg(test)]

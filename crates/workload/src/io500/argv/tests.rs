@@ -86,9 +86,58 @@ fn random_4k_read_and_extended_finds() {
     for p in PHASES
         .iter()
         .filter(|p| !matches!(p.how, How::Ior(..) | How::Mdtest(..) | How::Find(_)))
+        .filter(|p| !matches!(p.how, How::MdWorkbench(_)))
     {
         assert!(build(p, &cfg, &w).unwrap().is_none(), "{}", p.name);
     }
+}
+
+#[test]
+fn md_workbench_phases() {
+    use crate::io500::seeds::{phase_seed, MD_WORKBENCH};
+    let cfg = Config::parse(CONFIG).unwrap();
+    let w = where_731();
+    let g = phase_seed(MD_WORKBENCH, &w.timestamp);
+    // Before mdtest-easy-write has run, the counts of the assumed 10 kIOPS over 60 s on 200
+    // ranks: 10 * 60 * 1000 / 200 / 10 = 300.
+    let b = build(by_name("mdworkbench-create").unwrap(), &cfg, &w)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        b.command.exe(),
+        format!(
+            "./md-workbench --dataPacketType=timestamp --process-reports -a POSIX \
+             -o=/gpfs/bb8nvme/io500/2024.11.11-00.01.32/mdworkbench -t=0.000000 -O=1 \
+             --run-info-file=./results_bb8nvme_8M.extPFIND/2024.11.11-00.01.32/mdworkbench.status \
+             -D=10 -G={g} -P=300 -I=300 -1"
+        )
+    );
+    assert_eq!(
+        b.pairs,
+        [
+            ("filesPerProc".to_string(), "300".to_string()),
+            ("precreatePerSet".to_string(), "300".to_string())
+        ]
+    );
+    let mut cfg = Config::defaults();
+    cfg.set("mdworkbench", "API", "POSIX --posix.odirect")
+        .unwrap();
+    cfg.set("mdworkbench", "verbosity", "2").unwrap();
+    cfg.set("mdworkbench", "waitingTime", "1.5e-3").unwrap();
+    cfg.set("mdworkbench", "precreatePerSet", "7").unwrap();
+    cfg.set("mdworkbench", "filesPerProc", "3").unwrap();
+    let exe = build(by_name("mdworkbench-bench").unwrap(), &cfg, &w)
+        .unwrap()
+        .unwrap()
+        .command
+        .exe();
+    assert!(exe.starts_with("./md-workbench --dataPacketType=timestamp -v -v --process-reports -a POSIX --posix.odirect -o="), "{exe}");
+    assert!(exe.contains(" -t=0.001500 -O=1 "), "{exe}");
+    assert!(exe.ends_with(" -P=7 -I=3 -2 -R=2 -X"), "{exe}");
+    let del = build(by_name("mdworkbench-delete").unwrap(), &cfg, &w)
+        .unwrap()
+        .unwrap();
+    assert!(del.command.exe().ends_with(" -P=7 -I=3 -3"));
 }
 
 #[test]

@@ -60,12 +60,6 @@ pub(super) fn run_phase(
     let mut ran = None;
     let score = match (phase.how, built) {
         (How::Timestamp, _) => timestamp(s, w, &mut lines, &mut rec),
-        (How::MdWorkbench, _) => {
-            if cfg.runs(phase.name) {
-                lines.push(Line::Invalid(validity::NO_MDWORKBENCH.into()));
-            }
-            0.0
-        }
         (_, Some((b, planned))) => {
             let t = Tool {
                 built: b,
@@ -126,15 +120,15 @@ fn timestamp(s: &Settings, w: &Where, lines: &mut Vec<Line>, rec: &mut Record) -
     0.0
 }
 
-/// What an ior, mdtest or find phase runs: its command, its plan (`None` when disabled) and
-/// where.
+/// What an ior, mdtest, find or md-workbench phase runs: its command, its plan (`None` when
+/// disabled) and where.
 struct Tool<'a> {
     built: &'a Built,
     planned: Option<&'a Planned>,
     w: &'a Where,
 }
 
-/// An ior, mdtest or find phase: its `exe`, then (unless disabled or a dry run) the tool.
+/// A tool's phase: its `exe`, then (unless disabled or a dry run) the tool.
 fn tool(
     s: &Settings,
     phase: &'static Phase,
@@ -149,6 +143,7 @@ fn tool(
     let step = match phase.how {
         How::Ior(_, st) => Step::Ior(st),
         How::Mdtest(_, st) => Step::Mdtest(st),
+        How::MdWorkbench(st) => Step::MdWorkbench(st),
         _ => Step::Find,
     };
     // find checks its own `run` first and then prints nothing (it has no parent).
@@ -158,6 +153,9 @@ fn tool(
     for t in &built.warnings {
         out.warning(t);
         rec.warnings.push(t.clone());
+    }
+    for (k, v) in &built.pairs {
+        out.txt(&pair(k, v));
     }
     let exe = built.command.exe();
     out.txt(&pair("exe", &exe));
