@@ -134,14 +134,24 @@ fn every_option_of_the_originals_is_listed() {
             "IOR's {name} is not in docs/compat.md"
         );
     }
-    let mdtest = listed(Tool::Mdtest);
-    let letters = orig::MDTEST_LETTERS.chars().map(|c| format!("-{c}"));
-    let longs = orig::MDTEST_LONGS.iter().map(|l| format!("--{l}"));
-    for name in letters.chain(longs) {
-        assert!(
-            mdtest.contains(&name),
-            "mdtest's {name} is not in docs/compat.md"
-        );
+    let tables = [
+        (Tool::Mdtest, orig::MDTEST_LETTERS, orig::MDTEST_LONGS),
+        (
+            Tool::MdWorkbench,
+            orig::MDWORKBENCH_LETTERS,
+            orig::MDWORKBENCH_LONGS,
+        ),
+    ];
+    for (tool, letters, longs) in tables {
+        let listed = listed(tool);
+        let letters = letters.chars().map(|c| format!("-{c}"));
+        let longs = longs.iter().map(|l| format!("--{l}"));
+        for name in letters.chain(longs) {
+            assert!(
+                listed.contains(&name),
+                "{tool:?}'s {name} is not in docs/compat.md"
+            );
+        }
     }
     let find = listed(Tool::Find);
     for name in orig::PFIND {

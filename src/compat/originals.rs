@@ -1,6 +1,7 @@
 //! The options of the originals, as their sources declare them, so that docs/compat.md cannot
 //! leave one out: IOR's `createGlobalOptions` and `DecodeDirective` (parse_options.c) and its
-//! back-end modules (`aiori-*.c`), mdtest's option table (mdtest.c), pfind's
+//! back-end modules (`aiori-*.c`), mdtest's and md-workbench's option tables (mdtest.c,
+//! md-workbench.c), pfind's
 //! (pfind-options.c), the IO500's command line (main.c) at the versions the document names.
 //! The IO500's `.ini` keys are `workload::io500::config::SECTIONS`, which mirrors its tables.
 
@@ -80,6 +81,20 @@ pub const MDTEST_LONGS: &[&str] = &[
     "run-cmd-before-phase", "run-cmd-after-phase", "allocateBufferOnGPU", "GPUid", "gpuDirect",
     "warningAsErrors", "saveRankPerformanceDetails", "savePerOpDataCSV", "showRankStatistics",
     "help",
+];
+
+/// md-workbench's letters (`md-workbench.c`'s `options`; `-h` is its help).
+pub const MDWORKBENCH_LETTERS: &str = "OaILPDGoqSRtT123wWXvh";
+
+/// md-workbench's long options (the GPU ones exist in CUDA builds).
+#[rustfmt::skip]
+pub const MDWORKBENCH_LONGS: &[&str] = &[
+    "offset", "api", "obj-per-proc", "latency", "latency-all", "precreate-per-set", "data-sets",
+    "quiet", "object-size", "iterations", "waiting-time", "adaptive-waiting", "run-precreate",
+    "run-benchmark", "run-cleanup", "stonewall-timer", "stonewall-wear-out", "verify-read",
+    "dataPacketType", "allocateBufferOnGPU", "GPUid", "gpuDirect", "start-item",
+    "print-detailed-stats", "read-only", "ignore-precreate-errors", "process-reports", "verbose",
+    "run-info-file", "help",
 ];
 
 /// pfind's predicates and options.

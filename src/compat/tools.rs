@@ -8,11 +8,18 @@ use crate::world::Global;
 pub enum Tool {
     Ior,
     Mdtest,
+    MdWorkbench,
     Find,
     Io500,
 }
 
-pub const TOOLS: [Tool; 4] = [Tool::Ior, Tool::Mdtest, Tool::Find, Tool::Io500];
+pub const TOOLS: [Tool; 5] = [
+    Tool::Ior,
+    Tool::Mdtest,
+    Tool::MdWorkbench,
+    Tool::Find,
+    Tool::Io500,
+];
 
 /// `-t`, `--transferSize`, `-O transferSize` for each entry of an option table.
 fn names<T, G>(options: &[Spec<T, G>], refused: &[Refused]) -> Vec<String> {
@@ -33,6 +40,7 @@ impl Tool {
         match self {
             Tool::Ior => "IOR option",
             Tool::Mdtest => "mdtest option",
+            Tool::MdWorkbench => "md-workbench option",
             Tool::Find => "pfind option",
             Tool::Io500 => "io500 option",
         }
@@ -44,6 +52,9 @@ impl Tool {
         match self {
             Tool::Ior => crate::ior::cli::parse(args).map(drop).map_err(|e| e.0),
             Tool::Mdtest => crate::mdtest::cli::parse(args).map(drop).map_err(|e| e.0),
+            Tool::MdWorkbench => crate::mdworkbench::cli::parse(args)
+                .map(drop)
+                .map_err(|e| e.0),
             Tool::Find => crate::find::cli::parse(args).map(drop),
             Tool::Io500 => crate::io500::cli::parse(args).map(drop),
         }
@@ -56,6 +67,7 @@ impl Tool {
         match self {
             Tool::Ior => crate::ior::main(args, &g),
             Tool::Mdtest => crate::mdtest::main(args, &g),
+            Tool::MdWorkbench => crate::mdworkbench::main(args, &g),
             Tool::Find => crate::find::main(args, &g),
             Tool::Io500 => crate::io500::main(args, &g),
         }
@@ -99,6 +111,13 @@ impl Tool {
             }
             Tool::Mdtest => {
                 use crate::mdtest::cli::options::{OPTIONS, REFUSED, TABLE};
+                let mut v = names(OPTIONS, REFUSED);
+                let taken = engine::all_options().filter(|(_, o)| TABLE.accepts(o));
+                v.extend(taken.map(|(e, o)| format!("--{}", e.full_name(o))));
+                v
+            }
+            Tool::MdWorkbench => {
+                use crate::mdworkbench::cli::options::{OPTIONS, REFUSED, TABLE};
                 let mut v = names(OPTIONS, REFUSED);
                 let taken = engine::all_options().filter(|(_, o)| TABLE.accepts(o));
                 v.extend(taken.map(|(e, o)| format!("--{}", e.full_name(o))));
