@@ -43,7 +43,15 @@ pub fn validate(p: &MdWorkbenchParams, ranks: usize) -> Result<Vec<String>, Stri
             p.stonewall_s
         ));
     }
-    if ph.benchmark && p.objects_per_set > p.precreate_per_set && !p.read_only {
+    let more = p.objects_per_set > p.precreate_per_set;
+    if ph.benchmark && more && p.read_only {
+        return Err(format!(
+            "--read-only with -I {} > -P {}: an iteration would read objects that do not exist \
+             (nothing replaces what it reads); make -I at most -P",
+            p.objects_per_set, p.precreate_per_set
+        ));
+    }
+    if ph.benchmark && more {
         if several {
             return Err(format!(
                 "-I {} > -P {}: with more than one rank an iteration would read objects that \
@@ -91,7 +99,7 @@ mod tests {
             p.objects_per_set = 4000;
             p.read_only = true;
         });
-        assert_eq!(validate(&ro, 2), Ok(vec![]));
+        assert!(validate(&ro, 1).unwrap_err().starts_with("--read-only with -I 4000"));
         let only_clean = plan(|p| {
             p.objects_per_set = 4000;
             p.phases = Phases {
