@@ -14,7 +14,9 @@ md-workbench's rates (precreate: data sets and objects made; benchmark: four ope
 object read; cleanup: objects and data sets removed, over the slowest rank's time); a run's
 benchmark rate is the median of its iterations. Runs are interleaved (the order of the two is
 reversed every other run) after warm-up rounds; every measurement is printed, then per
-directory and phase the median rate of each and the ratio iogauge/md-workbench. Exit status:
+directory and phase the median rate of each, the ratio of the medians and the median of the
+per-round ratios (the two runs of a round are back to back, so a round that a busy machine
+slows down slows both). Exit status:
 0 when both ran (whatever the ratios), 1 when one failed, 2 on bad usage.
 
 Options (each also settable through the environment variable named in brackets):
@@ -120,7 +122,7 @@ NO_STORE=()
 if "$IOGAUGE" --help 2>/dev/null | grep -q -- --no-store; then NO_STORE=(--no-store); fi
 
 OPTS=(-P "$PRECREATE" -I "$OBJECTS" -D "$SETS" -R "$ITERATIONS" -S "$SIZE" -G 4711 --dataPacketType=timestamp)
-RESULTS=$WORK/results.txt # lines: dir tool phase ops_per_s
+RESULTS=$WORK/results.txt # lines: dir round tool phase ops_per_s
 : >"$RESULTS"
 
 fresh() { # $1 = target dir
@@ -131,10 +133,10 @@ fresh() { # $1 = target dir
 }
 
 # md-workbench's lines (both tools print them): per phase the rate; the benchmark's median.
-record() { # $1 = dir, $2 = tool, $3 = output file
-  python3 - "$1" "$2" "$3" >>"$RESULTS" <<'PY'
+record() { # $1 = dir, $2 = tool, $3 = output file, $4 = round
+  python3 - "$1" "$2" "$3" "$4" >>"$RESULTS" <<'PY'
 import re, statistics, sys
-d, tool, path = sys.argv[1:]
+d, tool, path, rnd = sys.argv[1:]
 rates = {}
 for line in open(path):
     m = re.match(r"(precreate|benchmark|cleanup) process max:.* rate:([0-9.]+) iops/s", line)
@@ -143,11 +145,11 @@ for line in open(path):
 for phase in ("precreate", "benchmark", "cleanup"):
     if phase not in rates:
         sys.exit(f"no {phase} line in {path}")
-    print(d, tool, phase, statistics.median(rates[phase]))
+    print(d, rnd, tool, phase, statistics.median(rates[phase]))
 PY
 }
 
-run_tool() { # $1 = target dir, $2 = tool, $3 = record (1) or warm-up (0)
+run_tool() { # $1 = target dir, $2 = tool, $3 = round to record under, or "" for a warm-up
   local s out
   s=$(fresh "$1")
   out=$WORK/$2.out
@@ -165,26 +167,26 @@ run_tool() { # $1 = target dir, $2 = tool, $3 = record (1) or warm-up (0)
       { echo "mdwb_vs_mdworkbench.sh: md-workbench failed:" >&2; cat "$out" >&2; exit 1; }
   fi
   rm -rf -- "$s"
-  [ "$3" = 1 ] || return 0
-  record "$1" "$2" "$out" || { echo "mdwb_vs_mdworkbench.sh: cannot read $2's output:" >&2; cat "$out" >&2; exit 1; }
+  [ -n "$3" ] || return 0
+  record "$1" "$2" "$out" "$3" || { echo "mdwb_vs_mdworkbench.sh: cannot read $2's output:" >&2; cat "$out" >&2; exit 1; }
 }
 
 echo "-P $PRECREATE -I $OBJECTS -D $SETS -R $ITERATIONS -S $SIZE, ranks: $JOBS, runs: $RUNS, warm-up rounds: $WARMUP"
 for d in "${DIR_LIST[@]}"; do
   for ((w = 0; w < WARMUP; w++)); do
-    run_tool "$d" iogauge 0
-    run_tool "$d" md-workbench 0
+    run_tool "$d" iogauge ""
+    run_tool "$d" md-workbench ""
   done
   for ((r = 0; r < RUNS; r++)); do
     if ((r % 2 == 0)); then
-      run_tool "$d" iogauge 1
-      run_tool "$d" md-workbench 1
+      run_tool "$d" iogauge "$r"
+      run_tool "$d" md-workbench "$r"
     else
-      run_tool "$d" md-workbench 1
-      run_tool "$d" iogauge 1
+      run_tool "$d" md-workbench "$r"
+      run_tool "$d" iogauge "$r"
     fi
     echo "run $((r + 1))/$RUNS on $d:"
-    tail -n 6 "$RESULTS" | awk '{ printf "  %-13s %-10s %14.1f ops/s\n", $2, $3, $4 }'
+    tail -n 6 "$RESULTS" | awk '{ printf "  %-13s %-10s %14.1f ops/s\n", $3, $4, $5 }'
   done
 done
 
@@ -193,13 +195,19 @@ python3 - "$RESULTS" <<'PY'
 import statistics, sys
 from collections import defaultdict
 rates = defaultdict(list)
+by_round = {}
 for line in open(sys.argv[1]):
-    d, tool, phase, v = line.split()
+    d, rnd, tool, phase, v = line.split()
     rates[(d, tool, phase)].append(float(v))
-print(f"{'directory':<12} {'phase':<10} {'iogauge ops/s':>15} {'md-workbench':>15} {'ratio':>8}")
+    by_round[(d, rnd, tool, phase)] = float(v)
+print(f"{'directory':<12} {'phase':<10} {'iogauge ops/s':>15} {'md-workbench':>15} {'ratio':>8} {'per-round':>10}")
 for d in dict.fromkeys(k[0] for k in rates):
+    rounds = sorted({k[1] for k in by_round if k[0] == d}, key=int)
     for phase in ("precreate", "benchmark", "cleanup"):
         a = statistics.median(rates[(d, "iogauge", phase)])
         b = statistics.median(rates[(d, "md-workbench", phase)])
-        print(f"{d:<12} {phase:<10} {a:>15.1f} {b:>15.1f} {a / b if b else 0:>8.3f}")
+        pairs = [by_round[(d, r, "iogauge", phase)] / by_round[(d, r, "md-workbench", phase)]
+                 for r in rounds if by_round[(d, r, "md-workbench", phase)] > 0]
+        per = statistics.median(pairs) if pairs else 0
+        print(f"{d:<12} {phase:<10} {a:>15.1f} {b:>15.1f} {a / b if b else 0:>8.3f} {per:>10.3f}")
 PY
