@@ -7,8 +7,8 @@ usage() {
   cat <<'EOF'
 Usage: MDWORKBENCH=/path/to/md-workbench bash benches/mdwb_vs_mdworkbench.sh [options]
 
-Runs `iogauge md-workbench --tasks J` and md-workbench (under `mpirun -np J`, or alone for one
-rank) with the same options: -P P -I I -D D -R R -S S, the same -G and md-workbench's data
+Runs `iogauge md-workbench --tasks J` and md-workbench (under `mpirun --bind-to none -np J`, or
+alone for one rank) with the same options: -P P -I I -D D -R R -S S, the same -G and md-workbench's data
 pattern (--dataPacketType=timestamp), all three phases, each in a fresh directory. Both print
 md-workbench's rates (precreate: data sets and objects made; benchmark: four operations per
 object read; cleanup: objects and data sets removed, over the slowest rank's time); a run's
@@ -158,7 +158,9 @@ run_tool() { # $1 = target dir, $2 = tool, $3 = round to record under, or "" for
       --run-info-file "$s/status" >"$out" 2>&1 ||
       { echo "mdwb_vs_mdworkbench.sh: iogauge failed:" >&2; cat "$out" >&2; exit 1; }
   elif [ "$JOBS" -gt 1 ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$MPIRUN" --oversubscribe \
+    # Unbound, as iogauge's threads: Open MPI binds each rank to a core by default, and a rank
+    # bound to a core that another program keeps busy cannot move.
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$MPIRUN" --oversubscribe --bind-to none \
       -np "$JOBS" "$MDWORKBENCH" "${OPTS[@]}" -o "$s/out" --run-info-file="$s/status" >"$out" 2>&1 ||
       { echo "mdwb_vs_mdworkbench.sh: md-workbench failed:" >&2; cat "$out" >&2; exit 1; }
   else
