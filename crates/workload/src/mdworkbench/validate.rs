@@ -99,7 +99,9 @@ mod tests {
             p.objects_per_set = 4000;
             p.read_only = true;
         });
-        assert!(validate(&ro, 1).unwrap_err().starts_with("--read-only with -I 4000"));
+        assert!(validate(&ro, 1)
+            .unwrap_err()
+            .starts_with("--read-only with -I 4000"));
         let only_clean = plan(|p| {
             p.objects_per_set = 4000;
             p.phases = Phases {
