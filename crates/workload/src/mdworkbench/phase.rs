@@ -37,7 +37,14 @@ pub(crate) fn open(
     let mut rec = ctx.report.session.recorder(ctx.slot, KINDS.len());
     if ctx.rank() == 0 {
         // Before the barrier, so no sink runs while other ranks are in the timed window.
-        ctx.report.phase_start(op, iteration, ctx.ranks() as usize);
+        // Only the benchmark phase stops at the stonewall (-w).
+        let wall = if op == Operation::Benchmark {
+            ctx.params.stonewall_s
+        } else {
+            0.0
+        };
+        ctx.report
+            .phase_start(op, iteration, ctx.ranks() as usize, wall);
     }
     let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
     rec.set_epoch(epoch);

@@ -2,7 +2,7 @@
 //! session (the result document and the sinks), and every phase's outcome is kept.
 
 use results::mdworkbench::phase_result;
-use results::sink::{Detail, PhaseStart};
+use results::sink::{Detail, Expect, PhaseStart};
 use results::{Operation, Parameters};
 
 use super::outcome::PhaseOutcome;
@@ -24,12 +24,18 @@ impl Report<'_> {
         }
     }
 
-    pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize) {
+    /// `deadline_s`: the stonewall (`-w`), for a progress display; the counts are left
+    /// unknown (the benchmark's depends on waiting and the stonewall).
+    pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize, deadline_s: f64) {
         self.session.hub().phase_start(&PhaseStart {
             operation: op,
             iteration,
             io500_phase: None,
             ranks,
+            expect: Expect {
+                deadline_s: (deadline_s > 0.0).then_some(deadline_s),
+                ..Expect::default()
+            },
         });
     }
 
