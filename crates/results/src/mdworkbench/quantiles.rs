@@ -45,7 +45,7 @@ impl Quantiles {
             h.max
         };
         let s = |ns: u64| ns as f64 / 1e9;
-        let median = if n % 2 == 0 {
+        let median = if n.is_multiple_of(2) {
             (s(at(n / 2)) + s(at(n / 2 - 1))) / 2.0
         } else {
             s(at(n / 2))
