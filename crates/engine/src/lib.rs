@@ -125,6 +125,23 @@ pub trait Engine: Send {
     fn sync_all(&self) -> io::Result<()>;
     /// Open read-only, read up to `buf.len()` bytes from offset 0, close; returns bytes read.
     fn read_file(&self, path: &Path, buf: &mut [u8]) -> io::Result<usize>;
+    /// Open read-only, read the whole file to its end through `buf` (the last read finds the
+    /// end), close; returns the bytes read: what a program does that loads a file. The
+    /// default goes through [`Engine::open`].
+    fn read_whole(&self, path: &Path, buf: &mut [u8]) -> io::Result<u64> {
+        let mut f = self.open(path, OpenMode::ReadOnly, &OpenHints::default())?;
+        let mut total = 0u64;
+        loop {
+            // Short only at the end of the file (the engine retries a short transfer).
+            let n = f.read_at(buf, total)?;
+            total += n as u64;
+            if n < buf.len() || n == 0 {
+                break;
+            }
+        }
+        f.close()?;
+        Ok(total)
+    }
     fn read_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>>;
 }
 

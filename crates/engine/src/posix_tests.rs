@@ -156,6 +156,13 @@ fn metadata_ops() {
     let mut small = [0u8; 3];
     assert_eq!(e.read_file(&f, &mut small).unwrap(), 3);
     assert_eq!(&small, b"pay");
+    // The whole file through any buffer; the default (through `open`) agrees.
+    assert_eq!(e.read_whole(&f, &mut small).unwrap(), 7);
+    assert_eq!(e.read_whole(&f, &mut buf).unwrap(), 7);
+    assert_eq!(e.read_whole(&d.join("empty"), &mut small).unwrap(), 0);
+    let mmap = crate::MmapEngine::new();
+    assert_eq!(mmap.read_whole(&f, &mut small).unwrap(), 7);
+    assert!(e.read_whole(&d.join("absent"), &mut small).is_err());
 
     let mut entries = e.read_dir(&d).unwrap();
     entries.sort_by(|a, b| a.name.cmp(&b.name));
