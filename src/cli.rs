@@ -13,6 +13,7 @@ Examples:
   iogauge mdtest --tasks 4 -n 2000 -F -u -d /tmp/md              mdtest-compatible metadata test
   iogauge md-workbench --tasks 4 -o /tmp/mdwb -P 2000 -I 1000    md-workbench-compatible small-object test
   iogauge find --tasks 2 /data -newer /r/ts -size 3901c -name '*01*' -C   IO500 find (pfind semantics)
+  iogauge startup --tasks 8 --dir /scratch/me --common-size 256m  an application's start-up on every rank
   iogauge runs                                                   the stored runs (every run is stored)
   iogauge compare 42 57 --fail-if-slower 5%                      phase by phase; exit 1 on a regression
   iogauge report 42 -o run42.html                                one self-contained HTML file with charts
@@ -118,6 +119,13 @@ pub enum Command {
     #[command(disable_help_flag = true)]
     Find {
         /// PATH... [-newer FILE] [-size Nc] [-name GLOB] [-C] [--tasks N]
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// An application's start on every rank: a tree of small files and/or a large file (see `iogauge startup --help`)
+    #[command(disable_help_flag = true)]
+    Startup {
+        /// --dir DIR | --tree DIR, [--common-size SIZE] [--stagger D] [--ranks-per-node N] ...
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },

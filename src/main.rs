@@ -19,6 +19,7 @@ mod monitoring;
 mod optparse;
 mod outputs;
 mod sinks;
+mod startup;
 mod stored;
 mod storing;
 mod world;
@@ -104,6 +105,7 @@ fn main() -> ExitCode {
         C::Mdtest { args } => mdtest::main(&args, &global),
         C::MdWorkbench { args } => mdworkbench::main(&args, &global),
         C::Find { args } => find::main(&args, &global),
+        C::Startup { args } => startup::main(&args, &global),
         C::Io500 { args } => io500::main(&args, &global),
         C::Schema => {
             print!("{}", results::json_schema_text());

@@ -8,4 +8,5 @@ pub mod io500;
 pub mod ior;
 pub mod mdtest;
 pub mod mdworkbench;
+pub mod startup;
 pub mod whole;

@@ -22,6 +22,7 @@ mod params;
 mod schema;
 pub mod sink;
 mod spread;
+pub mod startup;
 
 pub use alert::{Alert, AlertId, Thresholds};
 pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};
@@ -37,7 +38,7 @@ pub use mountinfo::MountEntry;
 pub use operation::Operation;
 pub use params::{
     FindParameters, MdWorkbenchParameters, MdWorkbenchResolved, MdtestParameters, MdtestResolved,
-    Parameters,
+    Parameters, StartupParameters, StartupResolved,
 };
 pub use schema::{json_schema, json_schema_text};
 pub use sink::{Detail, Event, Fanout, Notice, Sink};

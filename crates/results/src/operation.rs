@@ -33,6 +33,10 @@ pub enum Operation {
     Benchmark,
     /// md-workbench: the objects and data sets removed.
     Cleanup,
+    /// startup: every rank stats and reads every file of a tree (an application's imports).
+    TreeRead,
+    /// startup: every rank reads one common large file.
+    CommonRead,
 }
 
 impl Operation {
@@ -69,6 +73,8 @@ impl Operation {
             Operation::Precreate => "precreate",
             Operation::Benchmark => "benchmark",
             Operation::Cleanup => "cleanup",
+            Operation::TreeRead => "tree-read",
+            Operation::CommonRead => "common-read",
         }
     }
 
@@ -130,6 +136,8 @@ mod tests {
             Operation::Precreate,
             Operation::Benchmark,
             Operation::Cleanup,
+            Operation::TreeRead,
+            Operation::CommonRead,
         ]) {
             let json = serde_json::to_string(&op).unwrap();
             assert_eq!(json, format!("\"{}\"", op.label()));

@@ -9,6 +9,7 @@ use plan::io500::Io500Params;
 use plan::ior::IorParams;
 use plan::mdtest::MdtestParams;
 use plan::mdworkbench::MdWorkbenchParams;
+use plan::startup::StartupParams;
 
 /// `"workload": "ior", "parameters": {...}` and so on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -20,10 +21,12 @@ pub enum Parameters {
     Io500(Io500Params),
     #[serde(rename = "md-workbench")]
     MdWorkbench(MdWorkbenchParameters),
+    Startup(StartupParameters),
 }
 
 impl Parameters {
-    /// The workload's name (`"ior"`, `"mdtest"`, `"find"`, `"io500"`, `"md-workbench"`).
+    /// The workload's name (`"ior"`, `"mdtest"`, `"find"`, `"io500"`, `"md-workbench"`,
+    /// `"startup"`).
     pub fn workload(&self) -> &'static str {
         match self {
             Parameters::Ior(_) => "ior",
@@ -31,6 +34,7 @@ impl Parameters {
             Parameters::Find(_) => "find",
             Parameters::Io500(_) => "io500",
             Parameters::MdWorkbench(_) => "md-workbench",
+            Parameters::Startup(_) => "startup",
         }
     }
 }
@@ -88,4 +92,32 @@ pub struct MdWorkbenchResolved {
     pub total_objects: u64,
     /// md-workbench's working set: ranks * D * P * S bytes.
     pub working_set_bytes: u64,
+}
+
+/// A start-up plan and what the run found to read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StartupParameters {
+    #[serde(flatten)]
+    pub plan: StartupParams,
+    pub resolved: StartupResolved,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StartupResolved {
+    /// The tree every rank reads (`--tree`, or the generated one); absent without a tree.
+    pub tree_root: Option<std::path::PathBuf>,
+    /// Regular files in it, each read by every rank.
+    pub tree_files: u64,
+    /// Directories in it (the root included).
+    pub tree_dirs: u64,
+    /// Bytes of its files.
+    pub tree_bytes: u64,
+    /// Entries of a `--tree` that are neither regular files nor directories (symbolic links,
+    /// devices): not read.
+    pub tree_skipped: u64,
+    /// The common file every rank reads; absent without one.
+    pub common_path: Option<std::path::PathBuf>,
+    pub common_bytes: u64,
+    /// The directory the run makes for what it generates (removed after, unless `keep`).
+    pub run_dir: Option<std::path::PathBuf>,
 }

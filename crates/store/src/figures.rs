@@ -33,6 +33,14 @@ pub fn headline(doc: &RunResult) -> Vec<Figure> {
         Parameters::Mdtest(_) | Parameters::Find(_) | Parameters::MdWorkbench(_) => {
             best(&doc.phases, |op| !op.is_tree(), |p| p.iops, "ops/s")
         }
+        // A start-up's figure is its time until the last rank was done: the shortest.
+        Parameters::Startup(_) => best(&doc.phases, |_| true, |p| -p.times.total_s, "s")
+            .into_iter()
+            .map(|f| Figure {
+                value: -f.value,
+                ..f
+            })
+            .collect(),
         Parameters::Io500(_) => {
             let Some(s) = doc.io500.as_ref().and_then(|r| r.score.as_ref()) else {
                 return Vec::new();

@@ -5,6 +5,7 @@
 //! `mdtest` is the mdtest-compatible metadata benchmark (tree math, names, phases).
 //! `mdworkbench` is the md-workbench-compatible small-object benchmark (a FIFO of objects).
 //! `find` is the parallel find with pfind's semantics (IO500's find phase).
+//! `startup` is an application's start: every rank reads the same tree of small files and/or one large file.
 
 pub mod cache;
 mod file_kind;
@@ -15,3 +16,4 @@ pub mod mdtest;
 pub mod mdworkbench;
 pub mod rng;
 pub mod session;
+pub mod startup;

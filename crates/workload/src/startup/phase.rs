@@ -1,0 +1,265 @@
+//! One timed read phase on one rank, and the reduction of every rank's report into rank 0's
+//! [`PhaseOutcome`].
+//!
+//! The bracket: caches dropped and checked (outside the window), rank 0 reports the phase,
+//! the barrier every rank leaves together is the phase start, each reader sleeps its stagger
+//! and reads; its start and finish are taken on its own clock from that barrier, so no clocks
+//! of different nodes are compared. Per operation one clock read and one histogram record
+//! (`Recorder::record`): the end of one operation is the start of the next.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use engine::cache::Strided;
+use engine::{Engine, OpenHints, OpenMode};
+use exec::Comm;
+use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
+use plan::startup::StartupParams;
+use results::sink::{Detail, Expect, PhaseStart};
+use results::startup::{
+    kinds, phase_result, PhaseOutcome, RankOutcome, CLOSE, LOAD, OPEN, READ, STAT,
+};
+use results::Operation;
+use serde::{Deserialize, Serialize};
+
+use super::error::StartupError;
+use super::manifest::Manifest;
+use crate::cache::{before_phase, ReadSet};
+use crate::session::{Collected, Session};
+
+/// What a rank carries through the run.
+pub(crate) struct Ctx<'a> {
+    pub p: &'a StartupParams,
+    pub comm: &'a dyn Comm,
+    pub engine: &'a dyn Engine,
+    pub session: &'a Session,
+    pub phases: &'a Collected<PhaseOutcome>,
+    /// This rank's slot on the session's live counters.
+    pub slot: usize,
+    /// Its place among the readers (its stagger), `None` when it does not read.
+    pub index: Option<u64>,
+    /// It drops the files' caches for its node (`--drop-caches` per file).
+    pub drops: bool,
+}
+
+/// What every reader reads.
+pub(crate) struct Reads<'a> {
+    pub tree: Option<&'a Manifest>,
+    pub common: Option<(PathBuf, u64)>,
+}
+
+impl Reads<'_> {
+    /// The files of `op` for the page-cache checks and drops.
+    fn set(&self, op: Operation, reader: bool, drops: bool) -> ReadSet {
+        let files: Vec<(PathBuf, Strided, bool)> = match op {
+            Operation::TreeRead => self.tree.map_or(Vec::new(), |m| {
+                let to = |(p, s): &(PathBuf, u64)| (p.clone(), Strided::whole(0, *s), drops);
+                m.files.iter().map(to).collect()
+            }),
+            _ => self
+                .common
+                .iter()
+                .map(|(p, s)| (p.clone(), Strided::whole(0, *s), drops))
+                .collect(),
+        };
+        let bytes = if reader {
+            files.iter().map(|f| f.1.bytes()).sum()
+        } else {
+            0
+        };
+        ReadSet {
+            files,
+            bytes,
+            check_every: 1,
+            complete: true,
+        }
+    }
+
+    /// Operations and bytes of one reader, for a progress display.
+    fn expect(&self, op: Operation) -> (u64, u64) {
+        match (op, self.tree, &self.common) {
+            (Operation::TreeRead, Some(m), _) => (2 * m.files.len() as u64, m.bytes()),
+            (Operation::CommonRead, _, Some((_, size))) => (0, *size),
+            _ => (0, 0),
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct RankReport {
+    outcome: Option<RankOutcome>,
+    latency: Vec<Vec<u8>>,
+    series: Vec<u8>,
+}
+
+/// Runs phase `op` of `iteration` on this rank; rank 0 reports its outcome.
+pub(crate) fn read_phase(
+    ctx: &Ctx,
+    op: Operation,
+    iteration: u32,
+    reads: &Reads,
+) -> Result<(), StartupError> {
+    let comm = ctx.comm;
+    let set = reads.set(op, ctx.index.is_some(), ctx.drops);
+    let page_cache = before_phase(ctx.session, comm, ctx.engine.caps(), Some(&set), true)?;
+    let kinds = kinds(op);
+    // Made before the clock starts: new histograms write their whole count arrays.
+    let mut rec = ctx.session.recorder(ctx.slot, kinds.len());
+    let mut buf = ctx.engine.alloc_buffer(ctx.p.transfer_size as usize);
+    let readers = comm.all_reduce_u64(u64::from(ctx.index.is_some()), exec::ReduceOp::Sum)?;
+    if comm.rank() == 0 {
+        let (ops, bytes) = reads.expect(op);
+        ctx.session.hub().phase_start(&PhaseStart {
+            operation: op,
+            iteration,
+            io500_phase: None,
+            ranks: readers as usize,
+            expect: Expect {
+                bytes: Some(bytes * readers),
+                ops: (ops > 0).then_some(ops * readers),
+                deadline_s: None,
+            },
+        });
+    }
+    let epoch = comm.broadcast_u64(now_ns(), 0)?;
+    rec.set_epoch(epoch);
+    comm.barrier()?;
+    let t0 = now_ns();
+    let mut outcome = None;
+    if let Some(index) = ctx.index {
+        let delay = ctx.p.stagger_s * index as f64;
+        if delay > 0.0 {
+            std::thread::sleep(Duration::from_secs_f64(delay));
+        }
+        let start = now_ns();
+        rec.start(start);
+        let mut r = RankOutcome {
+            rank: comm.rank() as u64,
+            start_s: secs(start - t0),
+            ..RankOutcome::default()
+        };
+        match op {
+            Operation::TreeRead => read_tree(ctx, reads, &mut rec, &mut buf, &mut r)?,
+            _ => read_common(ctx, reads, &mut rec, &mut buf, &mut r)?,
+        }
+        r.done_s = secs(rec.prev().saturating_sub(t0));
+        outcome = Some(r);
+    }
+    let m = rec.finish();
+    let report = RankReport {
+        outcome,
+        latency: m.latency.iter().map(LatencyHistogram::to_bytes).collect(),
+        series: m.series.to_bytes(),
+    };
+    let bytes = serde_json::to_vec(&report).map_err(|e| StartupError::Wire(e.to_string()))?;
+    let Some(all) = comm.gather_bytes(&bytes, 0)? else {
+        return Ok(());
+    };
+    let wire = StartupError::Wire;
+    let mut latency: Vec<LatencyHistogram> =
+        kinds.iter().map(|_| LatencyHistogram::new()).collect();
+    let mut series = IntervalSeries::new(ctx.session.interval_ns(), epoch);
+    let mut ranks = Vec::new();
+    for raw in &all {
+        let r: RankReport = serde_json::from_slice(raw).map_err(|e| wire(e.to_string()))?;
+        for (h, b) in latency.iter_mut().zip(&r.latency) {
+            h.merge(&LatencyHistogram::from_bytes(b).map_err(wire)?);
+        }
+        series.merge(&IntervalSeries::from_bytes(&r.series).map_err(wire)?);
+        ranks.extend(r.outcome);
+    }
+    let o = PhaseOutcome {
+        phase: op,
+        iteration,
+        stagger_s: ctx.p.stagger_s,
+        ranks,
+        latency,
+        series,
+        page_cache,
+    };
+    ctx.session
+        .hub()
+        .phase_end(phase_result(&o), Detail::Startup(&o));
+    ctx.phases.push(o);
+    Ok(())
+}
+
+/// Every file of the tree: a stat, then open, read to the end, close (an import).
+fn read_tree(
+    ctx: &Ctx,
+    reads: &Reads,
+    rec: &mut Recorder,
+    buf: &mut [u8],
+    r: &mut RankOutcome,
+) -> Result<(), StartupError> {
+    let Some(m) = reads.tree else {
+        return Ok(());
+    };
+    for (path, _) in &m.files {
+        ctx.engine
+            .stat(path)
+            .map_err(|e| StartupError::io("stat", path, e))?;
+        rec.record(STAT, 0);
+        let n = ctx
+            .engine
+            .read_whole(path, buf)
+            .map_err(|e| StartupError::io("read", path, e))?;
+        rec.record(LOAD, n);
+        r.files += 1;
+        r.bytes += n;
+    }
+    r.stats = r.files;
+    r.opens = r.files;
+    Ok(())
+}
+
+/// The common file: a stat, the open, reads of `--transfer` bytes to the size the stat gave
+/// (as `dd` reads), the close.
+fn read_common(
+    ctx: &Ctx,
+    reads: &Reads,
+    rec: &mut Recorder,
+    buf: &mut [u8],
+    r: &mut RankOutcome,
+) -> Result<(), StartupError> {
+    let Some((path, _)) = &reads.common else {
+        return Ok(());
+    };
+    let e = ctx.engine;
+    let size = e
+        .stat(path)
+        .map_err(|err| StartupError::io("stat", path, err))?
+        .size;
+    rec.record(STAT, 0);
+    let hints = OpenHints {
+        file_size: size,
+        rank: ctx.comm.rank(),
+    };
+    let mut f = e
+        .open(path, OpenMode::ReadOnly, &hints)
+        .map_err(|err| StartupError::io("open", path, err))?;
+    rec.record(OPEN, 0);
+    let mut at = 0;
+    while at < size {
+        let want = (size - at).min(buf.len() as u64) as usize;
+        let n = f
+            .read_at(&mut buf[..want], at)
+            .map_err(|err| StartupError::io("read", path, err))?;
+        rec.record(READ, n as u64);
+        if n == 0 {
+            break;
+        }
+        at += n as u64;
+    }
+    f.close()
+        .map_err(|err| StartupError::io("close", path, err))?;
+    rec.record(CLOSE, 0);
+    *r = RankOutcome {
+        files: 1,
+        stats: 1,
+        opens: 1,
+        bytes: at,
+        ..*r
+    };
+    Ok(())
+}
