@@ -140,7 +140,7 @@ pub enum Command {
     Schema,
     /// List the stored runs: id, when, host, workload, labels, headline figures
     Runs {
-        /// Only runs of this workload (ior, mdtest, md-workbench, find, io500)
+        /// Only runs of this workload (ior, mdtest, md-workbench, find, io500, startup)
         #[arg(long)]
         workload: Option<String>,
         /// Only runs on this host

@@ -12,6 +12,7 @@ mod mdworkbench;
 mod monitoring;
 #[cfg(feature = "mpi")]
 mod mpi;
+mod startup;
 mod store;
 mod values;
 mod warnings;

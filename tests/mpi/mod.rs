@@ -11,6 +11,7 @@ mod mdtest;
 mod mdworkbench;
 mod metrics;
 mod progress;
+mod startup;
 
 use crate::common::{bin, launcher, Run};
 use std::collections::BTreeSet;

@@ -125,3 +125,50 @@ pub fn remove(e: &dyn Engine, made: &Made) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::startup::shape::generate;
+    use engine::PosixEngine;
+
+    #[test]
+    fn removal_takes_what_was_made_and_keeps_what_was_not() {
+        let t = tempfile::tempdir().unwrap();
+        let p = StartupParams {
+            dir: Some(t.path().to_path_buf()),
+            files: 40,
+            common_size: 100_000,
+            transfer_size: 4096,
+            ..StartupParams::default()
+        };
+        let layout = generate(p.files, p.seed);
+        let e = PosixEngine::new(false);
+        let mut made = Made::default();
+        make(&e, &p, Some(&layout), &mut made).unwrap();
+        assert_eq!(made.files.len(), 41);
+        assert_eq!(made.dirs.len(), layout.dirs.len() + 2);
+        let common = p.common_path().unwrap();
+        assert_eq!(std::fs::metadata(&common).unwrap().len(), 100_000);
+        // Two files of the tree differ in their data.
+        let (a, b) = (&made.files[1], &made.files[2]);
+        assert_ne!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+        // Something the run did not make, inside the tree.
+        let tree = p.tree_root().unwrap();
+        let foreign = tree.join(&layout.dirs[0]).join("foreign.py");
+        std::fs::write(&foreign, b"x").unwrap();
+        let warnings = remove(&e, &made);
+        assert!(foreign.exists());
+        assert!(made.files.iter().all(|f| !f.exists()));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("3 directory(ies) the run made were kept"),
+            "{warnings:?}"
+        );
+        std::fs::remove_file(&foreign).unwrap();
+        assert!(remove(&e, &made)
+            .iter()
+            .any(|w| w.contains("could not be removed")));
+        assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 0);
+    }
+}

@@ -135,8 +135,16 @@ mod tests {
         let inits = t.files.iter().filter(|f| f.0.ends_with("__init__.py"));
         assert_eq!(inits.count(), t.dirs.len(), "one __init__.py per package");
         // Nested: packages with subpackages with subpackages.
-        let deepest = t.dirs.iter().map(|d| d.components().count()).max().unwrap_or(0);
-        assert!((3..=MAX_DEPTH as usize).contains(&deepest), "{deepest} levels");
+        let deepest = t
+            .dirs
+            .iter()
+            .map(|d| d.components().count())
+            .max()
+            .unwrap_or(0);
+        assert!(
+            (3..=MAX_DEPTH as usize).contains(&deepest),
+            "{deepest} levels"
+        );
         let tops = t
             .dirs
             .iter()
