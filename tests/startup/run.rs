@@ -68,6 +68,10 @@ fn every_rank_reads_the_whole_tree_and_file_and_the_run_removes_what_it_made() {
             .fold(0.0, f64::max);
         assert_eq!(total, last, "the headline is the last rank's finish");
         assert!(ph["page_cache"].is_object());
+        // Every operation is in the latency histogram and the per-interval series.
+        let buckets = ph["series"]["buckets"].as_array().unwrap().iter();
+        let in_series: u64 = buckets.map(|b| b["ops"].as_u64().unwrap()).sum();
+        assert_eq!(Some(in_series), ph["latency"]["count"].as_u64());
         if ph["operation"] == "tree-read" {
             assert_eq!(ph["counters"]["files"], 360);
             assert_eq!(ph["counters"]["stats"], 360);
