@@ -33,6 +33,15 @@ fn every_mpi_rank_reads_what_a_thread_rank_reads_and_the_run_cleans_up() {
         assert_eq!(jm["phases"][0]["per_rank"].as_array().unwrap().len(), np);
         assert_eq!(jm["ranks"]["launcher"], "mpi");
     }
+    // One host: with one reader per node only rank 0 reads; the others wait at the barriers.
+    mpirun_line(3, &format!("{} --ranks-per-node 1", run("one"))).ok();
+    let one = json(&d.path().join("one.json"));
+    let readers = one["phases"][0]["per_rank"].as_array().unwrap();
+    assert_eq!(
+        (readers.len(), &readers[0]["rank"]),
+        (1, &serde_json::json!(0))
+    );
+    assert_eq!(one["phases"][0]["counters"]["files"], 80);
     let mut left = listing(d.path());
     left.retain(|f| !f.ends_with(".json"));
     assert!(left.is_empty(), "the runs removed what they made: {left:?}");

@@ -2,6 +2,8 @@
 //! window) and lists what every rank reads; then per iteration the tree read and the common
 //! file read; then rank 0 removes exactly what it made, also after a failure.
 
+use std::collections::HashMap;
+
 use engine::{Engine, PosixEngine};
 use exec::{first_failure, Comm, CommError, Ranks};
 use plan::startup::StartupParams;
@@ -153,9 +155,19 @@ fn share(
 /// `--ranks-per-node`), counted over the job so staggering runs across all nodes.
 fn reader_index(comm: &dyn Comm, per_node: Option<u64>) -> Option<u64> {
     let map = comm.node_map();
-    let on_node = |r: usize| (0..r).filter(|&q| map.node_of(q) == map.node_of(r)).count() as u64;
-    let reads = |r: usize| per_node.is_none_or(|n| on_node(r) < n);
-    reads(comm.rank()).then(|| (0..comm.rank()).filter(|&r| reads(r)).count() as u64)
+    // Ranks seen so far on each node, and readers before this rank: one pass.
+    let mut on_node: HashMap<usize, u64> = HashMap::new();
+    let mut readers = 0;
+    for r in 0..=comm.rank() {
+        let seen = on_node.entry(map.node_of(r)).or_default();
+        let reads = per_node.is_none_or(|n| *seen < n);
+        *seen += 1;
+        if r == comm.rank() {
+            return reads.then_some(readers);
+        }
+        readers += u64::from(reads);
+    }
+    None
 }
 
 /// Rank 0, at the end: removes what the run made (or says where it was kept).
