@@ -24,7 +24,7 @@ const fn delay(name: &'static str, help: &'static str, metadata: bool) -> Engine
 /// The options of `-a DUMMY`; mdtest takes those its operations have (no close, no transfers).
 #[rustfmt::skip]
 pub const OPTIONS: &[EngineOption] = &[
-    delay("delay-create", "delay of each create, mkdir and rename", true),
+    delay("delay-create", "delay of each create, mkdir, rename and chmod", true),
     delay("delay-close", "delay of each close", false),
     delay("delay-sync", "delay of each fsync and sync (ior -e, -Y; mdtest -y, -Y)", true),
     delay("delay-xfer", "delay of each transfer", false),
@@ -200,6 +200,12 @@ impl Engine for DummyEngine {
     fn read_dir(&self, _path: &Path) -> io::Result<Vec<DirEntry>> {
         Ok(Vec::new())
     }
+
+    /// A metadata mutation like rename, so it takes the create delay.
+    fn chmod(&self, _path: &Path, _mode: u32) -> io::Result<()> {
+        self.create_pause();
+        Ok(())
+    }
 }
 
 /// Delays already resolved for this rank (zero when `only_rank0` excludes it).
@@ -345,6 +351,7 @@ mod tests {
         e.create_file_synced(&dir.path().join("h"), b"data")
             .unwrap();
         e.rename(&p, &dir.path().join("r")).unwrap();
+        e.chmod(&p, 0o600).unwrap();
         e.sync_all().unwrap();
         e.remove(&p).unwrap();
         e.rmdir(dir.path()).unwrap();

@@ -143,6 +143,14 @@ pub trait Engine: Send {
         Ok(total)
     }
     fn read_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>>;
+    /// Set a file's permission bits (chmod(2), a setattr: the mix's `chmod`). The default
+    /// is unsupported, so an engine that does not say otherwise never pretends to have done it.
+    fn chmod(&self, _path: &Path, _mode: u32) -> io::Result<()> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("the {} engine has no chmod", self.caps().api_name),
+        ))
+    }
 }
 
 /// An open file. Offsets are explicit (positional I/O); a short transfer is retried by the

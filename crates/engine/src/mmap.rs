@@ -165,6 +165,9 @@ impl Engine for MmapEngine {
     fn read_dir(&self, _path: &Path) -> io::Result<Vec<DirEntry>> {
         Err(unsupported())
     }
+    fn chmod(&self, _path: &Path, _mode: u32) -> io::Result<()> {
+        Err(unsupported())
+    }
 }
 
 enum Map {
@@ -380,6 +383,10 @@ mod tests {
             io::ErrorKind::Unsupported
         );
         assert_eq!(e.sync_all().unwrap_err().kind(), io::ErrorKind::Unsupported);
+        assert_eq!(
+            e.chmod(&d, 0o644).unwrap_err().kind(),
+            io::ErrorKind::Unsupported
+        );
         assert!(!d.exists());
     }
 }

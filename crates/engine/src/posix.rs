@@ -208,6 +208,13 @@ impl Engine for PosixEngine {
         }
         Ok(out)
     }
+
+    fn chmod(&self, path: &Path, mode: u32) -> io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        // One chmod(2), which follows a final symlink as chmod does; the mix only targets the
+        // files it made.
+        fs::set_permissions(path, fs::Permissions::from_mode(mode))
+    }
 }
 
 /// mdtest's create: O_CREAT|O_WRONLY, no O_TRUNC and no O_EXCL (an earlier run's file is

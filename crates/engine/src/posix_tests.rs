@@ -235,6 +235,27 @@ fn rename_synced_create_and_sync_all() {
 }
 
 #[test]
+fn chmod_sets_the_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let e = PosixEngine::new(false);
+    let f = dir.path().join("f");
+    e.create_file(&f, b"").unwrap();
+    for mode in [0o600, 0o644] {
+        e.chmod(&f, mode).unwrap();
+        assert_eq!(
+            fs::metadata(&f).unwrap().permissions().mode() & 0o7777,
+            mode
+        );
+    }
+    let gone = dir.path().join("gone");
+    assert_eq!(
+        e.chmod(&gone, 0o644).unwrap_err().kind(),
+        io::ErrorKind::NotFound
+    );
+}
+
+#[test]
 fn lstat_does_not_follow_symlinks() {
     let dir = tempfile::tempdir().unwrap();
     let e = PosixEngine::new(false);
