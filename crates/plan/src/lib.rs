@@ -9,4 +9,5 @@ pub mod ior;
 pub mod mdtest;
 pub mod mdworkbench;
 pub mod startup;
+pub mod mix;
 pub mod whole;

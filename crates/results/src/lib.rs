@@ -15,6 +15,7 @@ pub mod ior;
 mod json;
 pub mod mdtest;
 pub mod mdworkbench;
+pub mod mix;
 mod model;
 mod mountinfo;
 mod operation;
@@ -38,7 +39,7 @@ pub use mountinfo::MountEntry;
 pub use operation::Operation;
 pub use params::{
     FindParameters, MdWorkbenchParameters, MdWorkbenchResolved, MdtestParameters, MdtestResolved,
-    Parameters, StartupParameters, StartupResolved,
+    MixParameters, MixResolved, Parameters, StartupParameters, StartupResolved,
 };
 pub use schema::{json_schema, json_schema_text};
 pub use sink::{Detail, Event, Fanout, Notice, Sink};

@@ -45,6 +45,9 @@ pub struct RunResult {
     /// Run-level warnings with a stable id and their evidence (`docs/warnings.md`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alerts: Vec<Alert>,
+    /// The steps of the rising load and the knee (workload mix only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mix: Option<crate::mix::MixResult>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
@@ -324,6 +327,7 @@ impl RunResult {
             exit_code: 0,
             io500: None,
             alerts: Vec::new(),
+            mix: None,
         }
     }
 

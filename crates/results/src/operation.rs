@@ -37,6 +37,12 @@ pub enum Operation {
     TreeRead,
     /// startup: every rank reads one common large file.
     CommonRead,
+    /// mix: each rank's tree made before the first step.
+    MixPrepare,
+    /// mix: one step of the rising load (the iteration is the step's number).
+    MixStep,
+    /// mix: the files and directories of the run removed.
+    MixCleanup,
 }
 
 impl Operation {
@@ -75,6 +81,9 @@ impl Operation {
             Operation::Cleanup => "cleanup",
             Operation::TreeRead => "tree-read",
             Operation::CommonRead => "common-read",
+            Operation::MixPrepare => "mix-prepare",
+            Operation::MixStep => "mix-step",
+            Operation::MixCleanup => "mix-cleanup",
         }
     }
 
@@ -138,6 +147,9 @@ mod tests {
             Operation::Cleanup,
             Operation::TreeRead,
             Operation::CommonRead,
+            Operation::MixPrepare,
+            Operation::MixStep,
+            Operation::MixCleanup,
         ]) {
             let json = serde_json::to_string(&op).unwrap();
             assert_eq!(json, format!("\"{}\"", op.label()));

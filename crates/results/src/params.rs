@@ -10,6 +10,7 @@ use plan::ior::IorParams;
 use plan::mdtest::MdtestParams;
 use plan::mdworkbench::MdWorkbenchParams;
 use plan::startup::StartupParams;
+use plan::mix::MixParams;
 
 /// `"workload": "ior", "parameters": {...}` and so on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -22,11 +23,12 @@ pub enum Parameters {
     #[serde(rename = "md-workbench")]
     MdWorkbench(MdWorkbenchParameters),
     Startup(StartupParameters),
+    Mix(MixParameters),
 }
 
 impl Parameters {
     /// The workload's name (`"ior"`, `"mdtest"`, `"find"`, `"io500"`, `"md-workbench"`,
-    /// `"startup"`).
+    /// `"startup"`, `"mix"`).
     pub fn workload(&self) -> &'static str {
         match self {
             Parameters::Ior(_) => "ior",
@@ -35,6 +37,7 @@ impl Parameters {
             Parameters::Io500(_) => "io500",
             Parameters::MdWorkbench(_) => "md-workbench",
             Parameters::Startup(_) => "startup",
+            Parameters::Mix(_) => "mix",
         }
     }
 }
@@ -120,4 +123,20 @@ pub struct StartupResolved {
     pub common_bytes: u64,
     /// The directory the run makes for what it generates (removed after, unless `keep`).
     pub run_dir: Option<std::path::PathBuf>,
+/// A mix plan and what it resolved to on the run's ranks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MixParameters {
+    #[serde(flatten)]
+    pub plan: MixParams,
+    pub resolved: MixResolved,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MixResolved {
+    /// The requested rate of every step, operations per second for the whole run.
+    pub rates: Vec<u64>,
+    /// Files prepared over all ranks before the first step.
+    pub files: u64,
+    /// The longest the steps can take, seconds (every step run).
+    pub max_seconds: f64,
 }

@@ -11,7 +11,9 @@ use std::sync::Arc;
 
 use measure::LiveBoard;
 
-use crate::{find, ior, mdtest, mdworkbench, startup, Alert, Operation, PhaseResult, RunResult};
+use crate::{
+    find, ior, mdtest, mdworkbench, mix, startup, Alert, Operation, PhaseResult, RunResult,
+};
 
 /// An output of a run. Called with the hub's lock held, from rank 0's thread or the live
 /// sampler, never from the I/O path; a sink must not fail the run (report its own problems).
@@ -108,6 +110,7 @@ pub enum Detail<'a> {
     Find(&'a find::FindOutcome),
     MdWorkbench(&'a mdworkbench::PhaseOutcome),
     Startup(&'a startup::PhaseOutcome),
+    Mix(&'a mix::PhaseOutcome),
     /// A phase measured by another program (the IO500's external find script).
     External,
 }

@@ -41,6 +41,13 @@ pub fn headline(doc: &RunResult) -> Vec<Figure> {
                 ..f
             })
             .collect(),
+        // The knee is the figure a mix run is for; none when no step stayed within the limit.
+        Parameters::Mix(_) => doc
+            .mix
+            .as_ref()
+            .and_then(|m| m.knee.as_ref())
+            .map(|k| vec![Figure::new("knee", k.achieved_ops_s, "ops/s", true)])
+            .unwrap_or_default(),
         Parameters::Io500(_) => {
             let Some(s) = doc.io500.as_ref().and_then(|r| r.score.as_ref()) else {
                 return Vec::new();

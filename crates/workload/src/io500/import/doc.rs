@@ -69,6 +69,7 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
         exit_code: 0,
         io500: None,
         alerts: Vec::new(),
+        mix: None,
     };
     doc.warnings
         .extend(p.run_invalid.iter().map(|r| format!("INVALID run: {r}")));
