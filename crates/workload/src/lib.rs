@@ -14,6 +14,7 @@ pub mod io500;
 pub mod ior;
 pub mod mdtest;
 pub mod mdworkbench;
+pub mod mix;
 pub mod rng;
 pub mod session;
 pub mod startup;

@@ -1,0 +1,159 @@
+//! The bracket around every phase on one rank, and the reduction of every rank's report into
+//! rank 0's [`PhaseOutcome`]: barrier and the phase start; the operations; this rank's end;
+//! barrier, then each rank's counts and histograms gathered to rank 0, which judges a step
+//! against the latency limit and reports the phase.
+
+use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
+use results::mix::{judge, RankStep, Verdict, KINDS};
+use results::Operation;
+use serde::{Deserialize, Serialize};
+
+use super::ctx::Ctx;
+use super::error::MixError;
+use super::PhaseOutcome;
+
+/// A phase in progress on this rank.
+pub(crate) struct Open {
+    pub op: Operation,
+    pub step: u32,
+    pub requested: u64,
+    pub start: u64,
+    pub rec: Recorder,
+    pub tally: Tally,
+    /// The waits of the operations never started, ns (lower bounds of their latency).
+    pub waits: LatencyHistogram,
+    /// Issue to end of every completed operation, ns.
+    pub service: LatencyHistogram,
+}
+
+/// What a rank counts besides the recorder's latencies.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(crate) struct Tally {
+    pub done: [u64; KINDS],
+    pub scheduled: u64,
+    pub not_started: u64,
+    pub substituted: u64,
+}
+
+/// Opens a phase: rank 0 reports it, then the barrier (rank 0's clock becomes the series
+/// epoch), then the phase start.
+pub(crate) fn open(ctx: &Ctx, op: Operation, step: u32, requested: u64) -> Result<Open, MixError> {
+    // Made before the clock starts: new histograms write their whole count arrays.
+    let mut rec = ctx.report.session.recorder(ctx.slot, KINDS);
+    let tally = Tally::default();
+    if ctx.rank() == 0 {
+        let window = (op == Operation::MixStep).then_some(ctx.params.step_seconds);
+        ctx.report
+            .phase_start(op, step, ctx.ranks() as usize, window);
+    }
+    let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
+    rec.set_epoch(epoch);
+    let start = now_ns();
+    rec.start(start);
+    Ok(Open {
+        op,
+        step,
+        requested,
+        start,
+        rec,
+        tally,
+        waits: LatencyHistogram::new(),
+        service: LatencyHistogram::new(),
+    })
+}
+
+#[derive(Serialize, Deserialize)]
+struct RankReport {
+    start: u64,
+    end: u64,
+    bytes: u64,
+    tally: Tally,
+    waits: Vec<u8>,
+    service: Vec<u8>,
+    latency: Vec<Vec<u8>>,
+    series: Vec<u8>,
+}
+
+/// Closes a phase that ended on this rank at `end` (`now_ns`): barrier, then this rank's
+/// report to rank 0, which reports the phase. Rank 0 gets a step's verdict; the others `None`.
+pub(crate) fn close(ctx: &Ctx, open: Open, end: u64) -> Result<Option<Verdict>, MixError> {
+    ctx.comm.barrier()?;
+    let m = open.rec.finish();
+    let report = RankReport {
+        start: open.start,
+        end,
+        bytes: m.bytes,
+        tally: open.tally,
+        waits: open.waits.to_bytes(),
+        service: open.service.to_bytes(),
+        latency: m.latency.iter().map(LatencyHistogram::to_bytes).collect(),
+        series: m.series.to_bytes(),
+    };
+    let bytes = serde_json::to_vec(&report).map_err(|e| MixError::Wire(e.to_string()))?;
+    let Some(all) = ctx.comm.gather_bytes(&bytes, 0)? else {
+        return Ok(None);
+    };
+    let wire = MixError::Wire;
+    let mut latency: Vec<LatencyHistogram> = (0..KINDS).map(|_| LatencyHistogram::new()).collect();
+    let mut series = IntervalSeries::new(ctx.report.session.interval_ns(), m.series.epoch_ns());
+    let (mut waits, mut service) = (LatencyHistogram::new(), LatencyHistogram::new());
+    let mut ranks = Vec::with_capacity(all.len());
+    for raw in &all {
+        let r: RankReport = serde_json::from_slice(raw).map_err(|e| wire(e.to_string()))?;
+        for (h, b) in latency.iter_mut().zip(&r.latency) {
+            h.merge(&LatencyHistogram::from_bytes(b).map_err(wire)?);
+        }
+        series.merge(&IntervalSeries::from_bytes(&r.series).map_err(wire)?);
+        waits.merge(&LatencyHistogram::from_bytes(&r.waits).map_err(wire)?);
+        service.merge(&LatencyHistogram::from_bytes(&r.service).map_err(wire)?);
+        ranks.push(RankStep {
+            start: secs(r.start),
+            end: secs(r.end),
+            done: r.tally.done.to_vec(),
+            bytes: r.bytes,
+            scheduled: r.tally.scheduled,
+            not_started: r.tally.not_started,
+            substituted: r.tally.substituted,
+        });
+    }
+    let mut outcome = PhaseOutcome {
+        phase: open.op,
+        step: open.step,
+        requested_ops_s: open.requested,
+        ranks,
+        latency,
+        not_started: waits,
+        service,
+        series,
+        verdict: None,
+        warnings: Vec::new(),
+    };
+    if open.op == Operation::MixStep {
+        let v = judge(
+            &ctx.params.latency_limit,
+            &outcome.merged(),
+            &outcome.not_started,
+        );
+        outcome.verdict = Some(v);
+    }
+    let verdict = outcome.verdict;
+    ctx.report.phase(outcome);
+    Ok(verdict)
+}
+
+/// Waits until `due` on the `now_ns` clock and returns the clock then: sleeps while more than
+/// 200 us remain (the ranks may share cores), then spins.
+pub(crate) fn wait_until(due: u64) -> u64 {
+    loop {
+        let now = now_ns();
+        if now >= due {
+            return now;
+        }
+        let left = due - now;
+        if left > 200_000 {
+            std::thread::sleep(std::time::Duration::from_nanos(left - 100_000));
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+}

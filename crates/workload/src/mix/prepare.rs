@@ -1,0 +1,54 @@
+//! The prepare phase: each rank makes its directory, `dirs` data directories of
+//! `files_per_dir` files of `file_size` bytes, and `empty_dirs` empty directories for rmdir.
+//! Everything made is noted in the rank's tree at once, so a later cleanup finds it.
+
+use measure::now_ns;
+use plan::mix::MixOp;
+use results::Operation;
+
+use super::ctx::Ctx;
+use super::error::MixError;
+use super::phase::{close, open};
+use super::tree::RankTree;
+
+pub(crate) fn prepare(ctx: &Ctx, t: &mut RankTree) -> Result<(), MixError> {
+    let e = ctx.engine;
+    let shape = ctx.params.mix.tree;
+    let data = vec![0x5au8; shape.file_size as usize];
+    t.reserve(shape.files() as usize, shape.empty_dirs as usize);
+    let mut o = open(ctx, Operation::MixPrepare, 0, 0)?;
+    let made = |o: &mut super::phase::Open, op: MixOp, bytes: u64| {
+        o.tally.done[op as usize] += 1;
+        o.rec.record(op as usize, bytes);
+    };
+    let root = t.root().to_path_buf();
+    e.mkdir(&root)
+        .map_err(|err| MixError::io("mkdir", &root, err))?;
+    t.made_root = true;
+    made(&mut o, MixOp::Mkdir, 0);
+    for j in 0..shape.dirs {
+        let p = t.data_dir(j);
+        e.mkdir(p).map_err(|err| MixError::io("mkdir", p, err))?;
+        t.made_dirs = j + 1;
+        made(&mut o, MixOp::Mkdir, 0);
+    }
+    for n in 0..shape.files_per_dir {
+        for j in 0..shape.dirs {
+            let id = t.prepared_id(j, n);
+            let p = t.file_path(0, id);
+            e.create_file(p, &data)
+                .map_err(|err| MixError::io("create", p, err))?;
+            t.added_file(id);
+            made(&mut o, MixOp::Create, shape.file_size);
+        }
+    }
+    for _ in 0..shape.empty_dirs {
+        let id = t.new_empty();
+        let p = t.empty_path(id);
+        e.mkdir(p).map_err(|err| MixError::io("mkdir", p, err))?;
+        t.added_empty(id);
+        made(&mut o, MixOp::Mkdir, 0);
+    }
+    let end = now_ns();
+    close(ctx, o, end).map(|_| ())
+}

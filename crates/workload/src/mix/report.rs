@@ -1,0 +1,64 @@
+//! How rank 0 reports a mix run as it goes: every phase becomes an event of the session (the
+//! result document and the sinks), and the document's `mix` block (the steps, the knee, why
+//! the ramp stopped) is brought up to date before each step's event, so a document written
+//! after any phase holds it.
+
+use plan::mix::LatencyLimit;
+use results::mix::{knee, phase_result, step_record, MixResult};
+use results::sink::{Detail, Expect, PhaseStart};
+use results::Operation;
+
+use super::PhaseOutcome;
+use crate::session::{Collected, Session};
+
+pub(crate) struct Report<'a> {
+    pub session: &'a Session,
+    pub phases: &'a Collected<PhaseOutcome>,
+    pub limit: LatencyLimit,
+}
+
+impl Report<'_> {
+    /// `window_s`: a step's window, for a progress display.
+    pub fn phase_start(&self, op: Operation, step: u32, ranks: usize, window_s: Option<f64>) {
+        self.session.hub().phase_start(&PhaseStart {
+            operation: op,
+            iteration: step,
+            io500_phase: None,
+            ranks,
+            expect: Expect {
+                deadline_s: window_s,
+                ..Expect::default()
+            },
+        });
+    }
+
+    pub fn phase(&self, o: PhaseOutcome) {
+        let result = phase_result(&o);
+        let mut hub = self.session.hub();
+        if o.phase == Operation::MixStep {
+            let mix = hub.doc_mut().mix.get_or_insert_with(|| MixResult {
+                limit: self.limit,
+                ..MixResult::default()
+            });
+            mix.steps.push(step_record(&o));
+            mix.knee = knee(&mix.steps).map(|k| mix.steps[k].clone());
+        }
+        hub.phase_end(result, Detail::Mix(&o));
+        drop(hub);
+        self.phases.push(o);
+    }
+
+    /// Why the ramp ended, into the document's `mix` block.
+    pub fn stopped(&self, why: String) {
+        let mut hub = self.session.hub();
+        let mix = hub.doc_mut().mix.get_or_insert_with(|| MixResult {
+            limit: self.limit,
+            ..MixResult::default()
+        });
+        mix.stopped = why;
+    }
+
+    pub fn warning(&self, text: &str) {
+        self.session.hub().warning(text);
+    }
+}

@@ -1,0 +1,118 @@
+//! The phases of a mix run: the prepare, the steps of the ramp while each stays within the
+//! latency limit (rank 0 judges, every rank hears), then the cleanup.
+
+use engine::OpenHints;
+use exec::{first_failure, CommError, Ranks};
+use plan::mix::{show_ns, MixParams};
+use results::mix::summaries;
+
+use super::cleanup::cleanup;
+use super::ctx::Ctx;
+use super::error::MixError;
+use super::ops::Buffers;
+use super::prepare::prepare;
+use super::report::Report;
+use super::step::step;
+use super::tree::RankTree;
+use super::PhaseOutcome;
+use crate::session::{Collected, Finished, Session};
+
+/// Runs the plan on `ranks`, reporting through `session` from start to end (also when a rank
+/// fails: the phases that finished stay in the document). `made_dir`: the checks before the
+/// run found no `--dir`, so rank 0 makes it and the cleanup removes it.
+pub fn run(
+    params: &MixParams,
+    made_dir: bool,
+    ranks: &Ranks,
+    session: &Session,
+) -> Finished<PhaseOutcome> {
+    session.hub().start();
+    let phases = Collected::new();
+    let report = Report {
+        session,
+        phases: &phases,
+        limit: params.latency_limit,
+    };
+    let outcomes = session.sampled(|| {
+        ranks.run(|comm| {
+            let engine = engine::build(&params.engine, comm.rank())
+                .map_err(|e| MixError::Engine(e.to_string()))?;
+            let ctx = Ctx {
+                params,
+                comm,
+                engine: engine.as_ref(),
+                report: &report,
+                slot: comm.rank() - ranks.first_local(),
+            };
+            run_rank(&ctx, made_dir)
+        })
+    });
+    let is_peer = |e: &MixError| matches!(e, MixError::Comm(CommError::PeerFailed { .. }));
+    let failure = first_failure(&outcomes, is_peer);
+    if let Some(f) = &failure {
+        report.stopped(format!("a rank failed: {f}"));
+    }
+    let phases = phases.into_inner();
+    let summary = summaries(&phases);
+    session.finish(phases, summary, 0, failure)
+}
+
+fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<(), MixError> {
+    let p = ctx.params;
+    let is_root = ctx.rank() == 0;
+    if is_root && made_dir {
+        ctx.engine
+            .mkdir(&p.dir)
+            .map_err(|e| MixError::io("mkdir", &p.dir, e))?;
+    }
+    let mut tree = RankTree::new(&p.dir, ctx.rank(), &p.mix.tree);
+    prepare(ctx, &mut tree)?;
+    let shape = p.mix.tree;
+    let mut buffers = Buffers {
+        file: vec![0x5a; shape.file_size as usize],
+        io: vec![0xa5; shape.io_size as usize],
+        hints: OpenHints {
+            file_size: shape.file_size.max(shape.io_size),
+            rank: ctx.comm.rank(),
+        },
+    };
+    let rates = p.ramp.rates();
+    let mut why = "the ramp reached its maximum with every step within the limit".to_string();
+    for (i, &rate) in rates.iter().enumerate() {
+        let verdict = step(ctx, &mut tree, &mut buffers, i as u32 + 1, rate)?;
+        let over = verdict.is_some_and(|v| !v.within);
+        if over {
+            why = format!(
+                "the step at {rate} ops/s exceeded the limit ({} {} > {})",
+                p.latency_limit.statistic_name(),
+                show_ns(verdict.map_or(0.0, |v| v.value_ns)),
+                show_ns(p.latency_limit.limit_ns as f64)
+            );
+        }
+        // Rank 0 judged; every rank follows its word.
+        if ctx.comm.broadcast_u64(u64::from(over), 0)? == 1 {
+            break;
+        }
+    }
+    if is_root {
+        ctx.report.stopped(why);
+    }
+    let kept = cleanup(ctx, &mut tree)?;
+    ctx.comm.barrier()?;
+    if is_root {
+        for k in &kept {
+            ctx.report.warning(&format!(
+                "Unable to remove directory {k}: iogauge removes only what the run made"
+            ));
+        }
+        if made_dir {
+            if let Err(e) = ctx.engine.rmdir(&p.dir) {
+                ctx.report.warning(&format!(
+                    "Unable to remove directory {}: {e} (something else is in it)",
+                    p.dir.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}

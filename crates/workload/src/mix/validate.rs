@@ -1,0 +1,148 @@
+//! The rules across a mix plan's options and its checks against the file system, before any
+//! I/O; errors are bad input (exit status 2).
+
+use std::path::Path;
+
+use plan::mix::MixParams;
+
+use super::tree::rank_dir;
+
+/// The largest file or transfer a mix moves per operation: 1 GiB.
+const MAX_IO: u64 = 1 << 30;
+
+/// The warnings for a plan that runs on `ranks`, or why it cannot run.
+pub fn validate(p: &MixParams, ranks: usize) -> Result<Vec<String>, String> {
+    let mut warnings = Vec::new();
+    if !(p.step_seconds.is_finite() && p.step_seconds > 0.0) {
+        return Err(format!(
+            "--step-seconds {}: a step needs a window of more than 0 seconds",
+            p.step_seconds
+        ));
+    }
+    let total: f64 = p.mix.shares.iter().map(|s| s.percent).sum();
+    if p.mix.shares.is_empty() || (total - 100.0).abs() > 1e-6 {
+        return Err(format!(
+            "--mix {}: the percentages add up to {total}, not 100",
+            p.mix.source
+        ));
+    }
+    let t = &p.mix.tree;
+    if t.dirs == 0 {
+        return Err(format!(
+            "--mix {}: tree.dirs must be at least 1",
+            p.mix.source
+        ));
+    }
+    if t.file_size > MAX_IO || t.io_size > MAX_IO {
+        return Err(format!(
+            "--mix {}: tree.file-size and tree.io-size must be at most 1 GiB",
+            p.mix.source
+        ));
+    }
+    if t.files().checked_mul(ranks as u64).is_none() {
+        return Err(format!("--mix {}: too many files", p.mix.source));
+    }
+    let slowest = p.ramp.start as f64 * p.step_seconds / ranks.max(1) as f64;
+    if slowest < 1.0 {
+        warnings.push(format!(
+            "the first step gives each of the {ranks} ranks {slowest:.2} operations: raise \
+             START or --step-seconds for a figure worth judging"
+        ));
+    }
+    Ok(warnings)
+}
+
+/// Checks `--dir` for `ranks` ranks: it is a directory that holds none of the ranks' trees,
+/// or it does not exist and its parent does (then the run makes it, and removes it after).
+/// Returns whether the run makes it.
+pub fn preflight(dir: &Path, ranks: usize) -> Result<bool, String> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => {
+            for r in 0..ranks as u64 {
+                let own = rank_dir(dir, r);
+                if own.symlink_metadata().is_ok() {
+                    return Err(format!(
+                        "--dir {}: {} already exists (an earlier run's tree?); remove it or \
+                         choose another --dir",
+                        dir.display(),
+                        own.display()
+                    ));
+                }
+            }
+            Ok(false)
+        }
+        Ok(_) => Err(format!("--dir {}: not a directory", dir.display())),
+        Err(_) => {
+            let parent = dir
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            if parent.is_dir() {
+                Ok(true)
+            } else {
+                Err(format!(
+                    "--dir {}: neither it nor its parent {} exists",
+                    dir.display(),
+                    parent.display()
+                ))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan::mix::{Mix, MixOp, Share};
+
+    fn plan() -> MixParams {
+        MixParams {
+            mix: Mix {
+                source: "t.toml".into(),
+                shares: vec![
+                    Share {
+                        op: MixOp::Stat,
+                        percent: 60.0,
+                    },
+                    Share {
+                        op: MixOp::Create,
+                        percent: 40.0,
+                    },
+                ],
+                ..Mix::default()
+            },
+            ..MixParams::default()
+        }
+    }
+
+    #[test]
+    fn rules() {
+        assert_eq!(validate(&plan(), 4), Ok(vec![]));
+        let mut p = plan();
+        p.mix.shares[0].percent = 50.0;
+        assert!(validate(&p, 1).unwrap_err().contains("add up to 90"));
+        let mut p = plan();
+        p.step_seconds = 0.0;
+        assert!(validate(&p, 1).is_err());
+        let mut p = plan();
+        p.mix.tree.dirs = 0;
+        assert!(validate(&p, 1).is_err());
+        let mut p = plan();
+        p.ramp.start = 1;
+        p.step_seconds = 0.5;
+        assert_eq!(validate(&p, 4).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn dirs() {
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(preflight(d.path(), 2), Ok(false));
+        assert_eq!(preflight(&d.path().join("new"), 2), Ok(true));
+        assert!(preflight(&d.path().join("a/b"), 2).is_err());
+        std::fs::create_dir(d.path().join("r1")).unwrap();
+        assert!(preflight(d.path(), 2)
+            .unwrap_err()
+            .contains("already exists"));
+        assert_eq!(preflight(d.path(), 1), Ok(false));
+    }
+}
