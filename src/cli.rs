@@ -12,6 +12,7 @@ Examples:
   iogauge ior --help                                             every IOR option iogauge supports
   iogauge mdtest --tasks 4 -n 2000 -F -u -d /tmp/md              mdtest-compatible metadata test
   iogauge md-workbench --tasks 4 -o /tmp/mdwb -P 2000 -I 1000    md-workbench-compatible small-object test
+  iogauge mix --tasks 4 --dir /tmp/mix --ramp 500:500:5000       a metadata mix under a rising load; the knee
   iogauge find --tasks 2 /data -newer /r/ts -size 3901c -name '*01*' -C   IO500 find (pfind semantics)
   iogauge startup --tasks 8 --dir /scratch/me --common-size 256m  an application's start-up on every rank
   iogauge runs                                                   the stored runs (every run is stored)
@@ -115,6 +116,13 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// A metadata mix, open-loop at a rising rate until a latency limit (see `iogauge mix --help`)
+    #[command(disable_help_flag = true)]
+    Mix {
+        /// --dir DIR [--mix FILE] [--ramp START:STEP:MAX] [--latency-limit 10ms] ...
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
     /// Parallel find with pfind's semantics, as the IO500 runs it (see `iogauge find --help`)
     #[command(disable_help_flag = true)]
     Find {
@@ -140,7 +148,7 @@ pub enum Command {
     Schema,
     /// List the stored runs: id, when, host, workload, labels, headline figures
     Runs {
-        /// Only runs of this workload (ior, mdtest, md-workbench, find, io500, startup)
+        /// Only runs of this workload (ior, mdtest, md-workbench, mix, find, io500, startup)
         #[arg(long)]
         workload: Option<String>,
         /// Only runs on this host

@@ -15,6 +15,7 @@ mod ior;
 mod launcher;
 mod mdtest;
 mod mdworkbench;
+mod mix;
 mod monitoring;
 mod optparse;
 mod outputs;
@@ -104,6 +105,7 @@ fn main() -> ExitCode {
         C::Ior { args } => ior::main(&args, &global),
         C::Mdtest { args } => mdtest::main(&args, &global),
         C::MdWorkbench { args } => mdworkbench::main(&args, &global),
+        C::Mix { args } => mix::main(&args, &global),
         C::Find { args } => find::main(&args, &global),
         C::Startup { args } => startup::main(&args, &global),
         C::Io500 { args } => io500::main(&args, &global),
