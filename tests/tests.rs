@@ -9,6 +9,7 @@ mod io500;
 mod ior;
 mod mdtest;
 mod mdworkbench;
+mod mix;
 mod monitoring;
 #[cfg(feature = "mpi")]
 mod mpi;

@@ -10,7 +10,7 @@
 
 mod cases;
 mod mask;
-mod schema;
+pub(crate) mod schema;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
