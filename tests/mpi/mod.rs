@@ -10,6 +10,7 @@ mod ior;
 mod mdtest;
 mod mdworkbench;
 mod metrics;
+mod mix;
 mod progress;
 mod startup;
 

@@ -12,8 +12,9 @@ use super::error::MixError;
 use super::phase::{close, open};
 use super::tree::RankTree;
 
-/// Removes this rank's tree; returns the directories that could not be removed.
-pub(crate) fn cleanup(ctx: &Ctx, t: &mut RankTree) -> Result<Vec<String>, MixError> {
+/// Removes this rank's tree; the directories that could not be removed are the phase's
+/// warnings.
+pub(crate) fn cleanup(ctx: &Ctx, t: &mut RankTree) -> Result<(), MixError> {
     let e = ctx.engine;
     let (files, empties) = t.existing();
     let mut kept = Vec::new();
@@ -41,12 +42,14 @@ pub(crate) fn cleanup(ctx: &Ctx, t: &mut RankTree) -> Result<Vec<String>, MixErr
                 o.rec.record(MixOp::Rmdir as usize, 0);
             }
             Err(err) => {
-                kept.push(format!("{} ({err})", p.display()));
+                kept.push(format!(
+                    "Unable to remove directory {} ({err}): iogauge removes only what the run made",
+                    p.display()
+                ));
                 o.rec.restart(now_ns());
             }
         }
     }
     let end = now_ns();
-    close(ctx, o, end)?;
-    Ok(kept)
+    close(ctx, o, end, kept).map(|_| ())
 }

@@ -68,6 +68,7 @@ struct RankReport {
     end: u64,
     bytes: u64,
     tally: Tally,
+    notes: Vec<String>,
     waits: Vec<u8>,
     service: Vec<u8>,
     latency: Vec<Vec<u8>>,
@@ -75,8 +76,14 @@ struct RankReport {
 }
 
 /// Closes a phase that ended on this rank at `end` (`now_ns`): barrier, then this rank's
-/// report to rank 0, which reports the phase. Rank 0 gets a step's verdict; the others `None`.
-pub(crate) fn close(ctx: &Ctx, open: Open, end: u64) -> Result<Option<Verdict>, MixError> {
+/// report to rank 0, which reports the phase with every rank's `notes` among its warnings.
+/// Rank 0 gets a step's verdict; the others `None`.
+pub(crate) fn close(
+    ctx: &Ctx,
+    open: Open,
+    end: u64,
+    notes: Vec<String>,
+) -> Result<Option<Verdict>, MixError> {
     ctx.comm.barrier()?;
     let m = open.rec.finish();
     let report = RankReport {
@@ -84,6 +91,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64) -> Result<Option<Verdict>, 
         end,
         bytes: m.bytes,
         tally: open.tally,
+        notes,
         waits: open.waits.to_bytes(),
         service: open.service.to_bytes(),
         latency: m.latency.iter().map(LatencyHistogram::to_bytes).collect(),
@@ -98,7 +106,8 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64) -> Result<Option<Verdict>, 
     let mut series = IntervalSeries::new(ctx.report.session.interval_ns(), m.series.epoch_ns());
     let (mut waits, mut service) = (LatencyHistogram::new(), LatencyHistogram::new());
     let mut ranks = Vec::with_capacity(all.len());
-    for raw in &all {
+    let mut warnings = Vec::new();
+    for (rank, raw) in all.iter().enumerate() {
         let r: RankReport = serde_json::from_slice(raw).map_err(|e| wire(e.to_string()))?;
         for (h, b) in latency.iter_mut().zip(&r.latency) {
             h.merge(&LatencyHistogram::from_bytes(b).map_err(wire)?);
@@ -106,6 +115,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64) -> Result<Option<Verdict>, 
         series.merge(&IntervalSeries::from_bytes(&r.series).map_err(wire)?);
         waits.merge(&LatencyHistogram::from_bytes(&r.waits).map_err(wire)?);
         service.merge(&LatencyHistogram::from_bytes(&r.service).map_err(wire)?);
+        warnings.extend(r.notes.iter().map(|n| format!("rank {rank}: {n}")));
         ranks.push(RankStep {
             start: secs(r.start),
             end: secs(r.end),
@@ -126,7 +136,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64) -> Result<Option<Verdict>, 
         service,
         series,
         verdict: None,
-        warnings: Vec::new(),
+        warnings,
     };
     if open.op == Operation::MixStep {
         let v = judge(

@@ -50,5 +50,5 @@ pub(crate) fn prepare(ctx: &Ctx, t: &mut RankTree) -> Result<(), MixError> {
         made(&mut o, MixOp::Mkdir, 0);
     }
     let end = now_ns();
-    close(ctx, o, end).map(|_| ())
+    close(ctx, o, end, Vec::new()).map(|_| ())
 }

@@ -97,21 +97,14 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<(), MixError> {
     if is_root {
         ctx.report.stopped(why);
     }
-    let kept = cleanup(ctx, &mut tree)?;
-    ctx.comm.barrier()?;
-    if is_root {
-        for k in &kept {
+    // The cleanup's closing barrier: every rank's tree is gone before rank 0 removes DIR.
+    cleanup(ctx, &mut tree)?;
+    if is_root && made_dir {
+        if let Err(e) = ctx.engine.rmdir(&p.dir) {
             ctx.report.warning(&format!(
-                "Unable to remove directory {k}: iogauge removes only what the run made"
+                "Unable to remove directory {}: {e} (something else is in it)",
+                p.dir.display()
             ));
-        }
-        if made_dir {
-            if let Err(e) = ctx.engine.rmdir(&p.dir) {
-                ctx.report.warning(&format!(
-                    "Unable to remove directory {}: {e} (something else is in it)",
-                    p.dir.display()
-                ));
-            }
         }
     }
     Ok(())

@@ -60,5 +60,5 @@ pub(crate) fn step(
     }
     // The step lasts its window at least, so a schedule that ended early is not a higher rate.
     let end = wait_until(window_end).max(now_ns());
-    close(ctx, o, end)
+    close(ctx, o, end, Vec::new())
 }
