@@ -130,3 +130,6 @@ impl PhaseOutcome {
         all
     }
 }
+
+#[cfg(test)]
+mod tests;
