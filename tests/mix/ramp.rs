@@ -125,3 +125,25 @@ fn an_overloaded_step_is_flagged_short_with_its_queue_counted() {
     assert!(s["latency_ns"].as_f64().unwrap() > 50e6, "{s}");
     assert!(s["service_mean_ns"].as_f64().unwrap() < 20e6, "{s}");
 }
+
+#[test]
+fn a_stored_run_lists_its_knee_and_compares() {
+    let d = tmp();
+    let p = d.path();
+    let mix = mix_file(p, "small.toml", SMALL);
+    let db = p.join("r.db");
+    for _ in 0..2 {
+        iogauge(&format!(
+            "mix --dir {}/run --mix {mix} --ramp 40:40:80 --step-seconds 0.25 --latency-limit 2s \
+             --db {}",
+            p.display(),
+            db.display()
+        ))
+        .ok();
+    }
+    let runs = iogauge(&format!("runs --workload mix --db {}", db.display())).ok();
+    assert!(runs.stdout.contains("knee "), "{}", runs.stdout);
+    assert_eq!(runs.stdout.matches(" mix ").count(), 2, "{}", runs.stdout);
+    let cmp = iogauge(&format!("compare 1 2 --db {}", db.display())).ok();
+    assert!(cmp.stdout.contains("mix-step"), "{}", cmp.stdout);
+}
