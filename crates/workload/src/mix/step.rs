@@ -31,8 +31,9 @@ pub(crate) fn step(
     let mut schedule = Schedule::new(ctx.rank(), ctx.ranks(), rate, window_ns, p.arrivals, seed);
     let chooser = Chooser::new(&p.mix);
     let mut rng = SplitMix::new(mix2(seed ^ 0x006d_6978, ctx.rank()));
-    // Room for every operation to be a create or a mkdir: no reallocation in the window.
-    let room = schedule.expected().saturating_mul(2) as usize + 16;
+    // Room for every operation to be a create or a mkdir, so the window does not reallocate;
+    // past a million each (8 MiB of ids) the vectors grow as they must, amortized.
+    let room = schedule.expected().saturating_mul(2).min(1 << 20) as usize + 16;
     t.reserve(room, room);
     let mut o = open(ctx, Operation::MixStep, number, rate)?;
     let window_end = o.start + window_ns;

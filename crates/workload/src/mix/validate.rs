@@ -9,6 +9,12 @@ use super::tree::rank_dir;
 
 /// The largest file or transfer a mix moves per operation: 1 GiB.
 const MAX_IO: u64 = 1 << 30;
+/// The most files (and empty directories) a rank prepares.
+const MAX_FILES: u64 = 100_000_000;
+/// The longest step: a day.
+const MAX_STEP_S: f64 = 86_400.0;
+/// The most operations a step may schedule over all ranks.
+const MAX_OPS_PER_STEP: f64 = 1e10;
 
 /// The warnings for a plan that runs on `ranks`, or why it cannot run.
 pub fn validate(p: &MixParams, ranks: usize) -> Result<Vec<String>, String> {
@@ -17,6 +23,20 @@ pub fn validate(p: &MixParams, ranks: usize) -> Result<Vec<String>, String> {
         return Err(format!(
             "--step-seconds {}: a step needs a window of more than 0 seconds",
             p.step_seconds
+        ));
+    }
+    if p.step_seconds > MAX_STEP_S {
+        return Err(format!(
+            "--step-seconds {}: at most {MAX_STEP_S} (a day)",
+            p.step_seconds
+        ));
+    }
+    let per_step = p.ramp.max as f64 * p.step_seconds;
+    if per_step > MAX_OPS_PER_STEP {
+        return Err(format!(
+            "--ramp {} with --step-seconds {}: {per_step:.3e} operations in a step, more than \
+             iogauge schedules ({MAX_OPS_PER_STEP:.0e})",
+            p.ramp, p.step_seconds
         ));
     }
     let total: f64 = p.mix.shares.iter().map(|s| s.percent).sum();
@@ -39,8 +59,12 @@ pub fn validate(p: &MixParams, ranks: usize) -> Result<Vec<String>, String> {
             p.mix.source
         ));
     }
-    if t.files().checked_mul(ranks as u64).is_none() {
-        return Err(format!("--mix {}: too many files", p.mix.source));
+    if t.files() > MAX_FILES || t.empty_dirs > MAX_FILES {
+        return Err(format!(
+            "--mix {}: tree.dirs x tree.files-per-dir and tree.empty-dirs may be at most \
+             {MAX_FILES} per rank (each rank keeps its files' ids in memory)",
+            p.mix.source
+        ));
     }
     let slowest = p.ramp.start as f64 * p.step_seconds / ranks.max(1) as f64;
     if slowest < 1.0 {
@@ -124,6 +148,17 @@ mod tests {
         let mut p = plan();
         p.step_seconds = 0.0;
         assert!(validate(&p, 1).is_err());
+        let mut p = plan();
+        p.step_seconds = 1e6;
+        assert!(validate(&p, 1).unwrap_err().contains("a day"));
+        let mut p = plan();
+        p.ramp.max = u64::MAX;
+        assert!(validate(&p, 1)
+            .unwrap_err()
+            .contains("operations in a step"));
+        let mut p = plan();
+        p.mix.tree.files_per_dir = u64::MAX;
+        assert!(validate(&p, 1).unwrap_err().contains("per rank"));
         let mut p = plan();
         p.mix.tree.dirs = 0;
         assert!(validate(&p, 1).is_err());
