@@ -123,6 +123,8 @@ pub struct StartupResolved {
     pub common_bytes: u64,
     /// The directory the run makes for what it generates (removed after, unless `keep`).
     pub run_dir: Option<std::path::PathBuf>,
+}
+
 /// A mix plan and what it resolved to on the run's ranks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MixParameters {
