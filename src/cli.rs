@@ -19,6 +19,8 @@ Examples:
   iogauge compare 42 57 --fail-if-slower 5%                      phase by phase; exit 1 on a regression
   iogauge report 42 -o run42.html                                one self-contained HTML file with charts
   iogauge import results/2024.11.11-00.01.32/                    store an IO500 result directory
+  iogauge sweep --vary tasks=1..8:x2 --vary t=64k,1m --repeat 3 -- ior -w -r -F -b 16m -o /tmp/d/f
+                                                                 a parameter matrix, its table and findings
 
 Exit status: 0 success; 1 the benchmark ran but failed (I/O or verification error);
 2 bad usage or bad input, found before any I/O.";
@@ -192,11 +194,75 @@ pub enum Command {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: std::path::PathBuf,
     },
+    /// A workload over a matrix of parameter values, stored point by point, with the table
+    /// and findings; `sweep show ID` re-prints one (docs/sweep.md)
+    #[command(args_conflicts_with_subcommands = true)]
+    Sweep {
+        #[command(subcommand)]
+        action: Option<SweepAction>,
+        #[command(flatten)]
+        run: SweepRun,
+    },
     /// Store IO500 result directories (official io500 or iogauge) or iogauge JSON documents
     Import {
         #[arg(num_args = 1.., required = true, value_name = "PATH")]
         paths: Vec<std::path::PathBuf>,
     },
+}
+
+/// `iogauge sweep show ID` (src/sweep/).
+#[derive(Subcommand, Debug)]
+pub enum SweepAction {
+    /// Re-print a stored sweep: the matrix over repeats and the findings
+    Show {
+        id: i64,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+        /// Diminishing returns: doubling adds less than this
+        #[arg(long, value_name = "P%", default_value = "5%")]
+        threshold: String,
+        /// Also write the HTML page (each figure against each varied parameter)
+        #[arg(short = 'o', long = "html", value_name = "FILE")]
+        html: Option<std::path::PathBuf>,
+    },
+}
+
+/// `iogauge sweep --vary ... -- COMMAND` (src/sweep/).
+#[derive(clap::Args, Debug)]
+pub struct SweepRun {
+    /// NAME=VALUES: an option of the workload as typed there without dashes (t, b,
+    /// transferSize; n, z) or tasks / fake-nodes; values: a list (4k,64k), a range
+    /// (1..16:x2, 1m..4m:+1m) or @FILE; a flag takes on,off (repeatable)
+    #[arg(long, value_name = "NAME=VALUES")]
+    pub vary: Vec<String>,
+    /// Run every combination N times
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub repeat: u32,
+    /// Run the points in an order drawn from SEED (printed, and kept for --resume)
+    #[arg(long, value_name = "SEED", num_args = 0..=1, require_equals = true)]
+    pub shuffle: Option<Option<u64>>,
+    /// Wait this long between runs (seconds); --drop-caches drops the cache before each phase
+    #[arg(long, value_name = "SECONDS")]
+    pub pause: Option<f64>,
+    /// Continue the newest sweep of this same command line (or sweep ID): skip the points
+    /// already stored
+    #[arg(long, value_name = "ID", num_args = 0..=1, require_equals = true)]
+    pub resume: Option<Option<i64>>,
+    /// Print the plan and its estimated time; run nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Diminishing returns: doubling adds less than this
+    #[arg(long, value_name = "P%", default_value = "5%")]
+    pub threshold: String,
+    /// Show each point's own output (default: one line per point)
+    #[arg(long)]
+    pub show_output: bool,
+    /// Also write the HTML page at the end
+    #[arg(short = 'o', long = "html", value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
+    /// The workload: -- ior -w -r -F -b 64m -o /scratch/f
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 /// How `runs`, `show`, `compare` and `scaling` print.

@@ -23,6 +23,7 @@ mod sinks;
 mod startup;
 mod stored;
 mod storing;
+mod sweep;
 mod world;
 
 use std::process::ExitCode;
@@ -127,6 +128,7 @@ fn main() -> ExitCode {
         C::Scaling { ids, by, format } => stored::scaling(&global, &ids, by, format),
         C::Report { ids, output } => stored::report(&global, &ids, &output),
         C::Import { paths } => stored::import(&global, &paths),
+        C::Sweep { action, run } => sweep::main(action, run, &global),
     };
     global.storing.print_closing();
     global.monitoring.linger();

@@ -70,6 +70,11 @@ impl Storing {
         })
     }
 
+    /// `--no-store` was given.
+    pub fn is_off(&self) -> bool {
+        self.off
+    }
+
     /// The store file: `--db`, else the default.
     pub fn path(&self) -> Result<PathBuf, String> {
         self.db.clone().or_else(store::default_path).ok_or_else(|| {

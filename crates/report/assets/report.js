@@ -55,7 +55,8 @@
       xScale.log = 10;
       xAxis.values = function (u, splits) { return splits.map(fmtNs); };
     }
-    if (bars) {
+    // Bars, and lines over named values (a sweep's parameter), put x at category indices.
+    if (bars || c.x_names.length) {
       var n = c.x_names.length;
       xScale.range = function () { return [-0.5, n - 0.5]; };
       xAxis.splits = function () { return c.x_names.map(function (_, i) { return i; }); };

@@ -19,6 +19,7 @@ mod rows;
 mod run;
 mod sink;
 mod store;
+mod sweep;
 
 pub use error::StoreError;
 pub use figures::{headline, Figure};
@@ -29,3 +30,4 @@ pub use query::{Filter, RunSummary, StoredRun};
 pub use run::{RunId, Source};
 pub use sink::StoreSink;
 pub use store::Store;
+pub use sweep::StoredSweep;

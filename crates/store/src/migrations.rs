@@ -13,7 +13,7 @@ struct Migration {
     backfill: Option<fn(&Transaction) -> rusqlite::Result<()>>,
 }
 
-static MIGRATIONS: [Migration; 2] = [
+static MIGRATIONS: [Migration; 3] = [
     // 1: runs with their documents and labels.
     Migration {
         sql: "
@@ -72,6 +72,19 @@ CREATE TABLE figures (
 );
 ",
         backfill: Some(rows::backfill),
+    },
+    // 3: parameter sweeps; their points are runs labelled sweep=ID (`docs/sweep.md`).
+    Migration {
+        sql: "
+CREATE TABLE sweeps (
+    id      INTEGER PRIMARY KEY,
+    created TEXT    NOT NULL,
+    key     TEXT    NOT NULL,
+    plan    TEXT    NOT NULL
+);
+CREATE INDEX sweeps_by_key ON sweeps (key, id);
+",
+        backfill: None,
     },
 ];
 

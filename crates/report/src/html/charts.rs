@@ -63,7 +63,7 @@ impl Chart {
         self.lines.iter().map(|l| l.y.len()).sum()
     }
 
-    fn with(mut self, lines: Vec<Line>) -> Option<Chart> {
+    pub(super) fn with(mut self, lines: Vec<Line>) -> Option<Chart> {
         self.lines = lines.into_iter().filter(|l| !l.y.is_empty()).collect();
         (self.points() > 0).then_some(self)
     }

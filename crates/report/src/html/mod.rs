@@ -8,6 +8,7 @@ mod charts;
 mod compare_page;
 mod rank_table;
 mod run_page;
+mod sweep_page;
 
 use crate::summary::Field;
 use charts::Chart;
@@ -17,6 +18,7 @@ use serde::Serialize;
 pub use charts::{Line, Style};
 pub use compare_page::compare_page;
 pub use run_page::run_page;
+pub use sweep_page::{sweep_page, SweepFigure, SweepPage};
 
 const UPLOT_JS: &str = include_str!("../../assets/uPlot.iife.min.js");
 const UPLOT_CSS: &str = include_str!("../../assets/uPlot.min.css");

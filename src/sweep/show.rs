@@ -1,0 +1,140 @@
+//! `iogauge sweep show ID` and the end of `iogauge sweep`: the stored points of a sweep as
+//! the table over repeats, the findings, and on request the HTML page.
+
+use std::path::Path;
+
+use store::{Filter, Label, Store, StoredSweep};
+use sweep::{Finding, Matrix, Sample};
+
+use super::plan::Plan;
+use super::run::point_of;
+use crate::cli::Format;
+
+/// A sweep read back: its plan and the table of its measured points.
+pub struct Loaded {
+    pub sweep: StoredSweep,
+    pub plan: Plan,
+    pub matrix: Matrix,
+    /// Runs of the sweep that failed or did not finish (not in the table).
+    pub not_counted: Vec<i64>,
+}
+
+pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
+    let sweep = store.sweep(id).map_err(|e| e.to_string())?.ok_or_else(|| {
+        format!(
+            "no sweep {id} in {} (a sweep prints its id when it starts)",
+            store.path().display()
+        )
+    })?;
+    let plan: Plan = serde_json::from_str(&sweep.plan)
+        .map_err(|e| format!("sweep {id}: its stored plan does not read back: {e}"))?;
+    let filter = Filter {
+        labels: vec![Label::new("sweep", &id.to_string())],
+        ..Filter::default()
+    };
+    let runs = store.list(&filter).map_err(|e| e.to_string())?;
+    let mut samples = Vec::new();
+    let mut not_counted = Vec::new();
+    for r in &runs {
+        let Some(p) = point_of(&plan, &r.labels) else {
+            continue;
+        };
+        if !r.complete || r.exit_code != Some(0) {
+            not_counted.push(r.id.0);
+            continue;
+        }
+        samples.push(Sample {
+            values: p.values,
+            repeat: p.repeat,
+            run: r.id.0,
+            figures: r
+                .figures
+                .iter()
+                .filter(|f| f.valid)
+                .map(|f| (f.name.clone(), f.unit.clone(), f.value))
+                .collect(),
+        });
+    }
+    let matrix = Matrix::build(&plan.axes, plan.repeats, &samples);
+    Ok(Loaded {
+        sweep,
+        plan,
+        matrix,
+        not_counted,
+    })
+}
+
+/// Prints the table and the findings (or the model as JSON/CSV).
+pub fn print(l: &Loaded, format: Format, threshold: f64) {
+    let findings = sweep::advise(&l.matrix, threshold);
+    match format {
+        Format::Json => {
+            let doc = serde_json::json!({
+                "sweep": l.sweep.id,
+                "created": l.sweep.created,
+                "plan": l.plan,
+                "matrix": l.matrix,
+                "findings": findings,
+                "not_counted": l.not_counted,
+            });
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
+        Format::Csv => print!("{}", report::render(&l.matrix, report::Format::Csv)),
+        Format::Table => {
+            println!(
+                "sweep {} ({}): iogauge {}",
+                l.sweep.id,
+                l.sweep.created,
+                super::run::shell_line(&l.plan.command)
+            );
+            print!("{}", report::render(&l.matrix, report::Format::Table));
+            if !l.not_counted.is_empty() {
+                let ids: Vec<String> = l.not_counted.iter().map(i64::to_string).collect();
+                println!("not counted (failed or unfinished): run {}", ids.join(", "));
+            }
+            print_findings(&findings, threshold);
+        }
+    }
+}
+
+fn print_findings(findings: &[Finding], threshold: f64) {
+    if findings.is_empty() {
+        println!("\nNo findings: a parameter needs two measured values or more.");
+        return;
+    }
+    println!("\nFindings (diminishing returns: doubling adds less than {threshold} %):");
+    let mut last = "";
+    for f in findings {
+        if f.parameter != last {
+            println!("  {}:", f.parameter);
+            last = &f.parameter;
+        }
+        println!("    - {}", f.text);
+    }
+}
+
+/// Writes the HTML page.
+pub fn write_html(l: &Loaded, threshold: f64, path: &Path) -> Result<(), String> {
+    let findings = sweep::advise(&l.matrix, threshold);
+    let facts = vec![
+        ("sweep".to_string(), l.sweep.id.to_string()),
+        ("created".to_string(), l.sweep.created.clone()),
+        (
+            "command".to_string(),
+            format!("iogauge {}", super::run::shell_line(&l.plan.command)),
+        ),
+        ("repeats".to_string(), l.plan.repeats.to_string()),
+        (
+            "threshold".to_string(),
+            format!("{threshold} % per doubling"),
+        ),
+    ];
+    let page = sweep::sweep_charts(
+        &format!("iogauge sweep {}", l.sweep.id),
+        facts,
+        &l.matrix,
+        &findings,
+    );
+    std::fs::write(path, report::html::sweep_page(&page))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
