@@ -203,6 +203,11 @@ pub enum Command {
         #[command(flatten)]
         run: SweepRun,
     },
+    /// Named workloads from the field: list, show (the file), run (docs/presets.md)
+    Preset {
+        #[command(subcommand)]
+        action: PresetAction,
+    },
     /// Store IO500 result directories (official io500 or iogauge) or iogauge JSON documents
     Import {
         #[arg(num_args = 1.., required = true, value_name = "PATH")]
@@ -263,6 +268,30 @@ pub struct SweepRun {
     /// The workload: -- ior -w -r -F -b 64m -o /scratch/f
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// `iogauge preset ...` (src/preset/).
+#[derive(Subcommand, Debug)]
+pub enum PresetAction {
+    /// Every preset with what it measures
+    List,
+    /// A preset's file, and its commands with this machine's values
+    Show { name: String },
+    /// Run a preset in a directory of its own under DIR (default: the temporary directory)
+    Run {
+        name: String,
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+        /// Use each preset's small sizes: a first look or a test, not a measurement
+        #[arg(long)]
+        small: bool,
+        /// Change one of the preset's values (repeatable): --set block=4g
+        #[arg(long, value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Print the commands; run nothing
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 /// How `runs`, `show`, `compare` and `scaling` print.

@@ -19,6 +19,7 @@ mod mix;
 mod monitoring;
 mod optparse;
 mod outputs;
+mod preset;
 mod sinks;
 mod startup;
 mod stored;
@@ -129,6 +130,7 @@ fn main() -> ExitCode {
         C::Report { ids, output } => stored::report(&global, &ids, &output),
         C::Import { paths } => stored::import(&global, &paths),
         C::Sweep { action, run } => sweep::main(action, run, &global),
+        C::Preset { action } => preset::main(action, &global),
     };
     global.storing.print_closing();
     global.monitoring.linger();
