@@ -14,6 +14,8 @@ mod monitoring;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod startup;
+mod preset;
 mod store;
+mod sweep;
 mod values;
 mod warnings;
