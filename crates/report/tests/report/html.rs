@@ -301,3 +301,57 @@ fn comparison_page_renders_in_chromium() {
     }
     render_and_check("compare-ior", &html, &expected_compare_charts(&docs));
 }
+
+/// A sweep's page: the matrix, the findings, and a chart per figure against each varied
+/// parameter, one line per value of the other parameter, over named x values.
+#[test]
+fn sweep_page_draws_a_curve_per_other_value() {
+    use report::html::{sweep_page, Line, SweepFigure, SweepPage};
+    let line = |label: &str, y: &[f64]| Line {
+        label: label.into(),
+        x: (0..y.len()).map(|i| i as f64).collect(),
+        y: y.to_vec(),
+    };
+    let page = SweepPage {
+        title: "iogauge sweep 3".into(),
+        subtitle: "tasks=1,2,4 · t=64k,1m".into(),
+        facts: vec![("sweep".into(), "3".into())],
+        header: ["tasks", "t", "runs", "write MiB/s"]
+            .map(String::from)
+            .to_vec(),
+        rows: vec![["1", "64k", "3/3", "100.0 [99.0–101.0]"]
+            .map(String::from)
+            .to_vec()],
+        text_columns: 3,
+        findings: vec!["write MiB/s (with t=1m): saturates at tasks=2: 200.0 MiB/s".into()],
+        figures: vec![
+            SweepFigure {
+                title: "write MiB/s against tasks".into(),
+                x_label: "tasks".into(),
+                y_label: "write MiB/s".into(),
+                x_names: ["1", "2", "4"].map(String::from).to_vec(),
+                lines: vec![
+                    line("t=64k", &[100.0, 180.0, 190.0]),
+                    line("t=1m", &[150.0, 200.0, 205.0]),
+                ],
+            },
+            SweepFigure {
+                title: "write MiB/s against t".into(),
+                x_label: "t".into(),
+                y_label: "write MiB/s".into(),
+                x_names: ["64k", "1m"].map(String::from).to_vec(),
+                lines: vec![
+                    line("tasks=1", &[100.0, 150.0]),
+                    line("tasks=2", &[180.0, 200.0]),
+                ],
+            },
+        ],
+    };
+    let html = sweep_page(&page);
+    assert!(unescape(&html).contains("saturates at tasks=2"));
+    render_and_check(
+        "sweep",
+        &html,
+        &[("sweep-0".to_string(), 6), ("sweep-1".to_string(), 4)],
+    );
+}
