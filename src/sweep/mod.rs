@@ -26,6 +26,15 @@ fn usage(message: impl std::fmt::Display) -> u8 {
 }
 
 pub fn main(action: Option<Action>, args: RunArgs, global: &Global) -> u8 {
+    // Under mpirun every task would run the whole sweep, and its points would inherit the
+    // launcher's environment: it starts its runs itself, once.
+    if let Some(l) = crate::launcher::detect(|k| std::env::var(k).ok()) {
+        return usage(format!(
+            "started by {} as one of {} tasks: a sweep starts its runs itself; run it once, \
+             without mpirun or srun",
+            l.launcher, l.tasks
+        ));
+    }
     match action {
         Some(Action::Show {
             id,

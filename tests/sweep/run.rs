@@ -157,7 +157,7 @@ fn shuffle_keeps_its_seed_and_mdtest_options_vary() {
     let db = db.to_str().unwrap();
     let md = d.path().join("md");
     let r = iogauge(&format!(
-        "--db {db} sweep --vary n=5,10,20 --shuffle=42 -- mdtest -F -d {}",
+        "--db {db} --drop-caches=files sweep --vary n=5,10,20 --shuffle=42 -- mdtest -F -d {}",
         md.display()
     ))
     .ok();
@@ -185,5 +185,10 @@ fn shuffle_keeps_its_seed_and_mdtest_options_vary() {
     let five = runs_with(db, "sweep.n=5");
     let shown = iogauge(&format!("--db {db} show {} --format json", id(&five[0]))).ok();
     assert!(shown.stdout.contains("mdtest -F -d "), "{}", shown.stdout);
+    assert!(
+        shown.stdout.contains("--drop-caches=files"),
+        "reaches the points: {}",
+        shown.stdout
+    );
     assert!(shown.stdout.contains("/md -n 5\""), "{}", shown.stdout);
 }

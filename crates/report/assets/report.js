@@ -65,6 +65,9 @@
       };
     }
     var series = [{ label: c.x_label, value: c.x_unit === "ns" ? function (u, v) { return fmtNs(v); } : undefined }];
+    if (bars || c.x_names.length) {
+      series[0].value = function (u, v) { return v == null ? "" : (c.x_names[v] || ""); };
+    }
     c.lines.forEach(function (l, i) {
       var color = PALETTE[i % PALETTE.length];
       var s = { label: l.label, stroke: color, width: 2, spanGaps: true,
