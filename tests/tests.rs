@@ -13,8 +13,8 @@ mod mix;
 mod monitoring;
 #[cfg(feature = "mpi")]
 mod mpi;
-mod startup;
 mod preset;
+mod startup;
 mod store;
 mod sweep;
 mod values;

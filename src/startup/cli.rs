@@ -65,8 +65,8 @@ Examples:
   mpirun -np 48 iogauge startup --tree /sw/conda/envs/py311/lib/python3.11 --ranks-per-node 4
 ";
 
-/// Every option name, for suggestions.
-const KNOWN: [&str; 17] = [
+/// Every option name, for suggestions (and `iogauge sweep`'s names).
+pub const KNOWN: [&str; 17] = [
     "--dir",
     "--files",
     "--seed",
@@ -85,6 +85,9 @@ const KNOWN: [&str; 17] = [
     "--help",
     "-h",
 ];
+
+/// The options of [`KNOWN`] that take no value.
+pub const FLAGS: [&str; 5] = ["-h", "--help", "--per-rank", "--dry-run", "--keep"];
 
 fn usage(msg: impl std::fmt::Display) -> String {
     format!("startup: {msg}")
@@ -116,10 +119,7 @@ pub fn parse(args: &[String]) -> Result<StartupCommand, String> {
                 Ok(())
             }
         };
-        if matches!(
-            name,
-            "-h" | "--help" | "--per-rank" | "--dry-run" | "--keep"
-        ) {
+        if FLAGS.contains(&name) {
             match name {
                 "--per-rank" => flag(&mut cmd.per_rank)?,
                 "--dry-run" => flag(&mut cmd.dry_run)?,

@@ -44,6 +44,8 @@ pub fn resolve(tool: &str, name: &str) -> Result<Knob, String> {
         "ior" => in_table(&crate::ior::cli::options::TABLE, name),
         "mdtest" => in_table(&crate::mdtest::cli::options::TABLE, name),
         "md-workbench" => in_table(&crate::mdworkbench::cli::options::TABLE, name),
+        "mix" => in_table(&crate::mix::cli::options::TABLE, name),
+        "startup" => startup_knob(name),
         "find" | "io500" => match name {
             "tasks" => Ok(Knob {
                 option: "--tasks".into(),
@@ -60,9 +62,41 @@ pub fn resolve(tool: &str, name: &str) -> Result<Knob, String> {
             )),
         },
         other => Err(format!(
-            "the command after -- is `{other}`; a sweep runs ior, mdtest, md-workbench, find or io500"
+            "the command after -- is `{other}`; a sweep runs ior, mdtest, md-workbench, mix, startup, find or io500"
         )),
     }
+}
+
+/// `iogauge startup` has long options only; its flags (`--keep`, `--per-rank`) say nothing
+/// about the storage, so they are not varied.
+fn startup_knob(name: &str) -> Result<Knob, String> {
+    use crate::startup::cli::{FLAGS, KNOWN};
+    let option = format!("--{name}");
+    if name == "fake-nodes" {
+        return Ok(Knob {
+            option,
+            flag: false,
+            global: true,
+        });
+    }
+    if KNOWN.contains(&option.as_str()) && !FLAGS.contains(&option.as_str()) {
+        return Ok(Knob {
+            option,
+            flag: false,
+            global: false,
+        });
+    }
+    let names = KNOWN
+        .iter()
+        .filter(|k| !FLAGS.contains(k))
+        .map(|k| k.trim_start_matches('-'))
+        .chain(["fake-nodes"]);
+    let hint = text::suggest(name, names)
+        .map(|s| format!("; did you mean {s}?"))
+        .unwrap_or_default();
+    Err(format!(
+        "--vary {name}: startup has no option --{name} that takes a value (`iogauge startup --help` lists them){hint}"
+    ))
 }
 
 fn in_table<T: Copy + PartialEq, G>(table: &Table<T, G>, name: &str) -> Result<Knob, String> {
@@ -126,6 +160,16 @@ mod tests {
         assert_eq!(resolve("ior", "tasks").unwrap().option, "--tasks");
         assert_eq!(resolve("ior", "fake-nodes").unwrap().option, "--fake-nodes");
         assert!(resolve("find", "fake-nodes").unwrap().global);
+        assert_eq!(
+            resolve("mix", "step-seconds").unwrap().option,
+            "--step-seconds"
+        );
+        assert_eq!(
+            resolve("startup", "common-size").unwrap().option,
+            "--common-size"
+        );
+        assert_eq!(resolve("startup", "tasks").unwrap().option, "--tasks");
+        assert!(resolve("startup", "fake-nodes").unwrap().global);
     }
 
     #[test]
@@ -139,6 +183,11 @@ mod tests {
         assert!(resolve("find", "name")
             .unwrap_err()
             .contains("tasks and fake-nodes only"));
+        let e = resolve("startup", "keep").unwrap_err();
+        assert!(e.contains("no option --keep that takes a value"), "{e}");
+        assert!(resolve("startup", "comon-size")
+            .unwrap_err()
+            .contains("did you mean common-size"));
         assert!(resolve("fio", "t")
             .unwrap_err()
             .contains("a sweep runs ior"));

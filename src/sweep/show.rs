@@ -17,6 +17,8 @@ pub struct Loaded {
     pub matrix: Matrix,
     /// Runs of the sweep that failed or did not finish (not in the table).
     pub not_counted: Vec<i64>,
+    /// The knee of every `mix` run of the sweep, as findings.
+    pub knees: Vec<Finding>,
 }
 
 pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
@@ -35,6 +37,7 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
     let runs = store.list(&filter).map_err(|e| e.to_string())?;
     let mut samples = Vec::new();
     let mut not_counted = Vec::new();
+    let mut knees = Vec::new();
     for r in &runs {
         let Some(p) = point_of(&plan, &r.labels) else {
             continue;
@@ -42,6 +45,9 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
         if !r.complete || r.exit_code != Some(0) {
             not_counted.push(r.id.0);
             continue;
+        }
+        if r.workload == "mix" {
+            knees.extend(mix_knee(store, r.id)?);
         }
         samples.push(Sample {
             values: p.values,
@@ -61,12 +67,42 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
         plan,
         matrix,
         not_counted,
+        knees,
     })
+}
+
+/// A stored `mix` run's knee (none when no step stayed within its latency limit), with the
+/// limit's statistic at the knee and at the step before it.
+fn mix_knee(store: &Store, id: store::RunId) -> Result<Option<Finding>, String> {
+    let run = store.load(id).map_err(|e| e.to_string())?;
+    let Some(mix) = run.doc.mix else {
+        return Ok(None);
+    };
+    let Some(knee) = &mix.knee else {
+        return Ok(None);
+    };
+    let below = mix.steps.iter().find(|s| s.step + 1 == knee.step);
+    Ok(Some(sweep::knee_finding(&sweep::RampKnee {
+        run: id.0,
+        load_name: "offered load".to_string(),
+        load: knee.requested_ops_s,
+        load_unit: "ops/s".to_string(),
+        rate: knee.achieved_ops_s,
+        rate_unit: "ops/s".to_string(),
+        latency_ns: below.map(|b| (mix.limit.statistic_name(), knee.latency_ns, b.latency_ns)),
+    })))
+}
+
+/// The sweep's findings: those of its table, then the knees of its load ramps.
+fn findings(l: &Loaded, threshold: f64) -> Vec<Finding> {
+    let mut all = sweep::advise(&l.matrix, threshold);
+    all.extend(l.knees.iter().cloned());
+    all
 }
 
 /// Prints the table and the findings (or the model as JSON/CSV).
 pub fn print(l: &Loaded, format: Format, threshold: f64) {
-    let findings = sweep::advise(&l.matrix, threshold);
+    let findings = findings(l, threshold);
     match format {
         Format::Json => {
             let doc = serde_json::json!({
@@ -115,7 +151,7 @@ fn print_findings(findings: &[Finding], threshold: f64) {
 
 /// Writes the HTML page.
 pub fn write_html(l: &Loaded, threshold: f64, path: &Path) -> Result<(), String> {
-    let findings = sweep::advise(&l.matrix, threshold);
+    let findings = findings(l, threshold);
     let facts = vec![
         ("sweep".to_string(), l.sweep.id.to_string()),
         ("created".to_string(), l.sweep.created.clone()),

@@ -146,4 +146,33 @@ fn a_stored_run_lists_its_knee_and_compares() {
     assert_eq!(runs.stdout.matches(" mix ").count(), 2, "{}", runs.stdout);
     let cmp = iogauge(&format!("compare 1 2 --db {}", db.display())).ok();
     assert!(cmp.stdout.contains("mix-step"), "{}", cmp.stdout);
+    // `show` and the report carry the ramp: a row per step and the knee.
+    let shown = iogauge(&format!("show 2 --db {}", db.display())).ok();
+    assert!(
+        shown.stdout.contains("Load ramp (limit: mean <= 2 s)"),
+        "{}",
+        shown.stdout
+    );
+    assert!(
+        shown.stdout.contains("knee: ") && shown.stdout.contains("at step 2"),
+        "{}",
+        shown.stdout
+    );
+    let json = iogauge(&format!("show 2 --format json --db {}", db.display())).ok();
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(
+        v["mix"]["steps"].as_array().unwrap().len(),
+        2,
+        "{}",
+        json.stdout
+    );
+    let page = p.join("r.html");
+    iogauge(&format!(
+        "report 2 -o {} --db {}",
+        page.display(),
+        db.display()
+    ))
+    .ok();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("Load ramp (limit: mean &lt;= 2 s)"), "{html}");
 }

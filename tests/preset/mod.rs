@@ -120,7 +120,6 @@ fn ior_hard_read_runs_small() {
 }
 
 #[test]
-#[ignore = "needs iogauge startup (branch startup)"]
 fn startup_runs_small() {
     runs_small("startup", 1);
 }

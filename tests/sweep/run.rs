@@ -192,3 +192,53 @@ fn shuffle_keeps_its_seed_and_mdtest_options_vary() {
     );
     assert!(shown.stdout.contains("/md -n 5\""), "{}", shown.stdout);
 }
+
+#[test]
+fn a_sweep_of_mix_ramps_names_each_knee() {
+    let d = tmp();
+    let db = d.path().join("r.sqlite");
+    let db = db.to_str().unwrap();
+    let mix = crate::mix::mix_file(d.path(), "small.toml", crate::mix::SMALL);
+    let dir = d.path().join("run");
+    let r = iogauge(&format!(
+        "--db {db} sweep --vary tasks=1,2 -- mix --dir {} --mix {mix} --ramp 50:50:100 \
+         --step-seconds 0.3 --latency-limit 2s",
+        dir.display()
+    ))
+    .ok();
+    let runs = runs_with(db, "sweep=1");
+    assert_eq!(runs.len(), 2);
+    // Every step stays within 2 s, so each run's knee is its fastest step; the sweep's
+    // findings name it with the run, the offered load and the latency one step below.
+    for run in &runs {
+        let shown = iogauge(&format!("--db {db} show {} --format json", id(run))).ok();
+        let doc: serde_json::Value = serde_json::from_str(&shown.stdout).unwrap();
+        let doc = if doc["document"].is_object() {
+            &doc["document"]
+        } else {
+            &doc
+        };
+        let knee = &doc["mix"]["knee"];
+        let offered = knee["requested_ops_s"].as_f64().unwrap();
+        let text = format!(
+            "run {}: the load ramp's knee is at offered load = {} ops/s",
+            id(run),
+            report::fmt::number(offered)
+        );
+        assert!(r.stdout.contains(&text), "{text}\n{}", r.stdout);
+    }
+    assert!(
+        r.stdout.contains("latency") && r.stdout.contains("one step below"),
+        "{}",
+        r.stdout
+    );
+    let j = iogauge(&format!("--db {db} sweep show 1 --format json")).ok();
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
+    let knees = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "knee")
+        .count();
+    assert_eq!(knees, 2, "{}", j.stdout);
+}

@@ -8,6 +8,6 @@ pub mod io500;
 pub mod ior;
 pub mod mdtest;
 pub mod mdworkbench;
-pub mod startup;
 pub mod mix;
+pub mod startup;
 pub mod whole;

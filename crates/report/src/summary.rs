@@ -65,6 +65,8 @@ pub struct RunSummary {
     /// Phases with more than one iteration.
     pub iterations: Vec<IterationSpread>,
     pub io500: Option<Io500Result>,
+    /// A `mix` run's load ramp: its steps and knee.
+    pub mix: Option<results::mix::MixResult>,
     /// The run's warnings, then each phase's (identical ones of a phase's iterations once).
     pub warnings: Vec<String>,
 }
@@ -108,6 +110,7 @@ pub fn summarize(run: &Run<'_>) -> RunSummary {
             })
             .collect(),
         io500: doc.io500.clone(),
+        mix: doc.mix.clone(),
         warnings: warnings(doc),
     }
 }
@@ -236,5 +239,22 @@ pub fn alert_text(a: &results::Alert) -> String {
             a.message,
             evidence.join(", ")
         )
+    }
+}
+
+/// The knee (or why there is none) and why the ramp ended.
+pub fn knee_line(m: &results::mix::MixResult) -> String {
+    match &m.knee {
+        Some(k) => format!(
+            "knee: {} ops/s achieved at step {} ({} ops/s requested); the ramp ended: {}",
+            fmt::number(k.achieved_ops_s),
+            k.step,
+            fmt::number(k.requested_ops_s),
+            m.stopped
+        ),
+        None => format!(
+            "knee: none (no step stayed within the limit); the ramp ended: {}",
+            m.stopped
+        ),
     }
 }

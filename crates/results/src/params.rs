@@ -9,8 +9,8 @@ use plan::io500::Io500Params;
 use plan::ior::IorParams;
 use plan::mdtest::MdtestParams;
 use plan::mdworkbench::MdWorkbenchParams;
-use plan::startup::StartupParams;
 use plan::mix::MixParams;
+use plan::startup::StartupParams;
 
 /// `"workload": "ior", "parameters": {...}` and so on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -51,6 +51,14 @@ fn schema_names_its_version_and_every_top_level_field() {
         .collect();
     assert_eq!(
         workloads,
-        ["ior", "mdtest", "find", "io500", "md-workbench", "startup", "mix"]
+        [
+            "ior",
+            "mdtest",
+            "find",
+            "io500",
+            "md-workbench",
+            "startup",
+            "mix"
+        ]
     );
 }

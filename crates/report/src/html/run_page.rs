@@ -58,6 +58,7 @@ pub fn run_page(run: &Run<'_>) -> String {
     ];
     let gs = groups(doc);
     let mut tables = io500_tables(run);
+    tables.extend(ramp_table(run));
     tables.push(summary_table(&gs));
     let mut all = Vec::new();
     let sections = gs.iter().map(|g| section(g, &mut all)).collect();
@@ -127,6 +128,40 @@ fn summary_table(gs: &[PhaseGroup<'_>]) -> Table {
         t.rows.push(row);
     }
     t
+}
+
+/// A `mix` run's load ramp: a row per step, the knee in the title.
+fn ramp_table(run: &Run<'_>) -> Option<Table> {
+    let m = run.doc.mix.as_ref()?;
+    let title = format!("Load ramp (limit: {})", m.limit);
+    let stat = format!("{} latency", m.limit.statistic_name());
+    let mut t = Table::new(
+        &title,
+        &[
+            "step",
+            "requested ops/s",
+            "achieved ops/s",
+            &stat,
+            "within limit",
+            "note",
+        ],
+    );
+    for s in &m.steps {
+        t.rows.push(vec![
+            Td::num(s.step.to_string()),
+            Td::num(fmt::number(s.requested_ops_s)),
+            Td::num(fmt::number(s.achieved_ops_s)),
+            Td::num(fmt::duration_ns(s.latency_ns)),
+            valid_td(s.within_limit),
+            Td::text(if s.short_of_requested {
+                "short of the requested rate"
+            } else {
+                ""
+            }),
+        ]);
+    }
+    t.note = crate::summary::knee_line(m);
+    Some(t)
 }
 
 fn io500_tables(run: &Run<'_>) -> Vec<Table> {

@@ -87,6 +87,11 @@ impl Render for RunSummary {
             }
             out.push('\n');
         }
+        if let Some(m) = &self.mix {
+            let t = ramp_table(m);
+            table::section(&mut out, &format!("Load ramp (limit: {})", m.limit), &t);
+            out.push_str(&format!("{}\n\n", crate::summary::knee_line(m)));
+        }
         if !self.warnings.is_empty() {
             out.push_str("Warnings\n");
             for w in &self.warnings {
@@ -201,6 +206,37 @@ fn phases_table(phases: &[PhaseLine]) -> comfy_table::Table {
         row.push(lat(p.latency_max_ns as f64));
         row.push(p.ranks.map_or("—".to_string(), |r| r.short()));
         t.add_row(row);
+    }
+    t
+}
+
+/// A `mix` run's steps: the rate asked for and reached, and the limit's statistic.
+fn ramp_table(m: &results::mix::MixResult) -> comfy_table::Table {
+    let stat = format!("{} latency", m.limit.statistic_name());
+    let mut t = table::new(
+        &[
+            "step",
+            "requested ops/s",
+            "achieved ops/s",
+            &stat,
+            "within limit",
+            "note",
+        ],
+        &[0, 1, 2, 3],
+    );
+    for s in &m.steps {
+        t.add_row(vec![
+            s.step.to_string(),
+            fmt::number(s.requested_ops_s),
+            fmt::number(s.achieved_ops_s),
+            fmt::duration_ns(s.latency_ns),
+            yes_no(s.within_limit).to_string(),
+            if s.short_of_requested {
+                "short of the requested rate".to_string()
+            } else {
+                String::new()
+            },
+        ]);
     }
     t
 }
