@@ -91,6 +91,10 @@ pub struct Cli {
     /// read-cached=80%, straggler=off (docs/warnings.md); anywhere on the line
     #[arg(long, value_name = "ID=VALUE")]
     pub warn: Vec<String>,
+    /// Let mdtest -d, md-workbench's directory or the IO500's datadir be `/`, $HOME or a
+    /// mount point's root (refused otherwise, docs/safety.md); anywhere on the line
+    #[arg(long)]
+    pub allow_root_target: bool,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -21,6 +21,8 @@ pub struct GlobalOpts {
     pub drop_caches: Option<String>,
     /// `--warn ID=VALUE`, repeatable, in order.
     pub warn: Vec<String>,
+    /// `--allow-root-target`: a tree may be made and removed in `/`, `$HOME` or a mount's root.
+    pub allow_root_target: bool,
     /// `--metrics`, `--metrics-linger`, `--influx`, `--influx-interval`,
     /// `--influx-token-file` (`monitoring.rs` checks them).
     pub monitoring: MonitoringOpts,
@@ -61,7 +63,7 @@ pub fn extract(args: Vec<String>) -> Result<(Vec<String>, GlobalOpts), String> {
         match name {
             "--db" => opts.db = Some(PathBuf::from(value("a file name")?)),
             "--label" => opts.labels.push(value("KEY=VALUE")?),
-            "--no-store" | "--quiet" if inline.is_some() => {
+            "--no-store" | "--quiet" | "--allow-root-target" if inline.is_some() => {
                 return Err(format!("{name} takes no value"));
             }
             "--no-store" => opts.no_store = true,
@@ -73,6 +75,7 @@ pub fn extract(args: Vec<String>) -> Result<(Vec<String>, GlobalOpts), String> {
                 opts.monitoring.influx_token_file = Some(PathBuf::from(value("a file name")?))
             }
             "--quiet" => opts.quiet = true,
+            "--allow-root-target" => opts.allow_root_target = true,
             // The mode only inline: a separate word may be a tool's argument (find's path).
             "--drop-caches" => opts.drop_caches = Some(inline.unwrap_or("auto".into())),
             "--warn" => opts.warn.push(value("ID=VALUE")?),
@@ -106,6 +109,9 @@ mod tests {
         let (rest, o) = split("find --drop-caches=files files -C").unwrap();
         assert_eq!(rest, ["find", "files", "-C"]);
         assert_eq!(o.drop_caches.as_deref(), Some("files"));
+        let (rest, o) = split("mdtest -d / --allow-root-target -n 1").unwrap();
+        assert_eq!(rest, ["mdtest", "-d", "/", "-n", "1"]);
+        assert!(o.allow_root_target);
     }
 
     #[test]
@@ -145,6 +151,10 @@ mod tests {
         assert_eq!(
             split("--quiet=1 ior").unwrap_err(),
             "--quiet takes no value"
+        );
+        assert_eq!(
+            split("ior --allow-root-target=yes").unwrap_err(),
+            "--allow-root-target takes no value"
         );
     }
 }

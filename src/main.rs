@@ -101,6 +101,7 @@ fn main() -> ExitCode {
         storing,
         monitoring,
         quiet: opts.quiet,
+        allow_root_target: opts.allow_root_target,
     };
     use cli::Command as C;
     let code = match cli.command {

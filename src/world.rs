@@ -117,6 +117,8 @@ pub struct Global {
     pub monitoring: crate::monitoring::Monitoring,
     /// `--quiet`: no progress display either.
     pub quiet: bool,
+    /// `--allow-root-target`: see `workload::target`.
+    pub allow_root_target: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -253,6 +255,8 @@ pub fn proceed(global: &Global) -> Result<(), u8> {
     }
     agree(None)?;
     global.monitoring.connect(&job);
+    // From here SIGINT/SIGTERM stop the ranks and keep what they measured (docs/safety.md).
+    exec::interrupt::install();
     Ok(())
 }
 

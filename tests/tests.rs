@@ -15,6 +15,7 @@ mod monitoring;
 mod mpi;
 mod preset;
 mod startup;
+mod safety;
 mod store;
 mod sweep;
 mod values;

@@ -80,5 +80,8 @@ fn run(cmd: &FindCommand, setup: &RankSetup, global: &Global) -> u8 {
     if let Some(msg) = &done.failure {
         eprintln!("iogauge find: {msg}");
     }
+    if let Some(line) = done.interrupted_line() {
+        eprintln!("{line}");
+    }
     done.exit_code()
 }

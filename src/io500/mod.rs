@@ -157,6 +157,12 @@ fn execute(
     quick_run: Option<&quick::Quick>,
 ) -> u8 {
     let layout = Layout::resolve(&s.config, &s.timestamp);
+    // The directory the phases fill and empty (datadir, or its timestamped subdirectory).
+    let data = Path::new(&layout.data);
+    let allow = global.allow_root_target;
+    if let Err(e) = workload::target::check_tree_root("datadir", data, allow) {
+        return usage(format!("io500: {e}"));
+    }
     // `--fake-nodes K` (global) lets -C -Q shift reads to another pretend node.
     let setup = RankSetup {
         tasks: Some(s.ranks),

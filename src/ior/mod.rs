@@ -192,5 +192,8 @@ fn run(
         let errors = done.errors;
         eprintln!("iogauge: data verification failed: {errors} transfer(s) did not read back what was written");
     }
+    if let Some(line) = done.interrupted_line() {
+        eprintln!("{line}");
+    }
     done.exit_code()
 }

@@ -51,6 +51,11 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         Ok(v) => v,
         Err(e) => return usage(format!("mdtest: {e}")),
     };
+    for dir in &p.dirs {
+        if let Err(e) = workload::target::check_tree_root("-d", dir, global.allow_root_target) {
+            return usage(format!("mdtest: {e}"));
+        }
+    }
     let info = match engine::lookup(&p.engine.api) {
         Ok(i) => i,
         Err(e) => return usage(format!("mdtest: {e}")),
@@ -200,6 +205,9 @@ fn run(
     if done.errors > 0 {
         let checks = done.outcomes.iter().map(|o| o.verification.as_ref());
         crate::outputs::verification_failed(done.errors, checks, "file(s)");
+    }
+    if let Some(line) = done.interrupted_line() {
+        eprintln!("{line}");
     }
     done.exit_code()
 }

@@ -55,6 +55,10 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
+    let dir = &cmd.params.dir;
+    if let Err(e) = workload::target::check_tree_root("-o", dir, global.allow_root_target) {
+        return usage(e);
+    }
     let json = [("--json", cmd.launch.json.as_deref())];
     if let Err(e) = crate::outputs::check_dirs_exist(&json) {
         return usage(e);
@@ -130,6 +134,9 @@ fn run(
     if done.errors > 0 {
         let checks = done.outcomes.iter().map(|o| o.verification.as_ref());
         crate::outputs::verification_failed(done.errors, checks, "object(s)");
+    }
+    if let Some(line) = done.interrupted_line() {
+        eprintln!("{line}");
     }
     done.exit_code()
 }

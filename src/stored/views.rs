@@ -107,6 +107,19 @@ pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Fo
         Err(code) => return code,
     };
     let views = loaded.views();
+    // An invalid run measured something other than what it claims: never a baseline.
+    let baseline = &views[0];
+    let mut invalid = baseline.doc.invalid_reasons();
+    if !baseline.info.complete {
+        invalid.push("it never finished".to_string());
+    }
+    if threshold.is_some() && !invalid.is_empty() {
+        return usage(format!(
+            "compare --fail-if-slower: run {} is not a valid baseline ({}); name a valid run first",
+            baseline.id(),
+            invalid.join("; ")
+        ));
+    }
     print(&report::compare(&views), f);
     // Runs that differ in ranks or nodes also get the scaling table (as a table only, so
     // that JSON and CSV stay one document; `iogauge scaling` prints it in every format).

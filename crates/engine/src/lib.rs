@@ -13,6 +13,7 @@ pub mod cache;
 mod config;
 mod defaults;
 mod dummy;
+pub mod errno;
 mod mmap;
 mod options;
 mod posix;

@@ -6,6 +6,7 @@
 //! [`CommError::PeerFailed`] instead of waiting forever in a barrier.
 
 mod comm;
+pub mod interrupt;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 mod node_map;

@@ -14,6 +14,9 @@ pub struct RunHeading {
     pub id: String,
     pub labels: String,
     pub complete: bool,
+    /// Why its results are invalid (an interrupted phase, failed verification, an IO500
+    /// rule, a failed run); empty for a valid run.
+    pub invalid: Vec<String>,
     pub workload: String,
     pub host: String,
     pub ranks: u64,
@@ -22,11 +25,21 @@ pub struct RunHeading {
 }
 
 impl RunHeading {
+    /// `yes`, or `no: ` and the reasons.
+    pub fn validity(&self) -> String {
+        if self.invalid.is_empty() {
+            "yes".to_string()
+        } else {
+            format!("no: {}", self.invalid.join("; "))
+        }
+    }
+
     pub fn of(run: &Run<'_>) -> RunHeading {
         RunHeading {
             id: run.id().to_string(),
             labels: run.labels_text(),
             complete: run.info.complete,
+            invalid: run.doc.invalid_reasons(),
             workload: run.doc.workload().to_string(),
             host: run.doc.environment.hostname.clone(),
             ranks: run.doc.ranks.count,

@@ -113,10 +113,14 @@ impl Hub {
         self.doc.verification_errors += n;
     }
 
-    /// Stamps the end time and exit code, keeps `failure` among the warnings, tells the sinks.
+    /// Stamps the end time and exit code, keeps `failure` among the warnings and the reasons
+    /// the results are invalid (with those the document shows, `RunResult::derive_invalid`),
+    /// tells the sinks.
     pub fn end(&mut self, exit_code: i32, failure: Option<&str>) {
+        self.doc.derive_invalid();
         if let Some(f) = failure {
             self.doc.warnings.push(f.to_string());
+            self.doc.mark_invalid(format!("the run failed: {f}"));
         }
         self.doc.finish(exit_code);
         let end = RunEnd {

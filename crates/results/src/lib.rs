@@ -35,7 +35,7 @@ pub use model::{
     mib_per_s, per_s, ErrorLocation, MinMaxMean, OperationSummary, PhaseResult, PhaseTimes,
     RankTimes, Ranks, RunResult, Stonewall, Tool, Verification, SCHEMA_VERSION,
 };
-pub use mountinfo::MountEntry;
+pub use mountinfo::{read_self as read_mounts, MountEntry};
 pub use operation::Operation;
 pub use params::{
     FindParameters, MdWorkbenchParameters, MdWorkbenchResolved, MdtestParameters, MdtestResolved,

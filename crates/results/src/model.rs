@@ -48,6 +48,11 @@ pub struct RunResult {
     /// The steps of the rising load and the knee (workload mix only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mix: Option<crate::mix::MixResult>,
+    /// Why the results are not valid (an interrupted phase, data that failed verification, a
+    /// failed run, an IO500 rule): such a run is stored and shown with these reasons, and is
+    /// never a baseline for `compare --fail-if-slower`. Empty for a valid run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invalid: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
@@ -124,6 +129,14 @@ pub struct PhaseResult {
     /// Warnings about this phase with a stable id and their evidence (`docs/warnings.md`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alerts: Vec<Alert>,
+    /// A signal (SIGINT, SIGTERM) stopped the ranks before the phase's end: its figures cover
+    /// only the part that ran.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub interrupted: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Durations in seconds of the phase's sub-windows across all ranks (earliest start to latest
@@ -283,6 +296,7 @@ impl PhaseResult {
             flushed: None,
             spread: None,
             alerts: Vec::new(),
+            interrupted: false,
         }
     }
 }
@@ -328,6 +342,7 @@ impl RunResult {
             io500: None,
             alerts: Vec::new(),
             mix: None,
+            invalid: Vec::new(),
         }
     }
 
@@ -340,6 +355,83 @@ impl RunResult {
     pub fn finish(&mut self, exit_code: i32) {
         self.finished = now_rfc3339();
         self.exit_code = exit_code;
+    }
+
+    /// Whether the results hold by every rule this run knows (`invalid` is empty).
+    pub fn is_valid(&self) -> bool {
+        self.invalid.is_empty()
+    }
+
+    /// Adds a reason the results are invalid, once.
+    pub fn mark_invalid(&mut self, reason: impl Into<String>) {
+        let reason = reason.into();
+        if !self.invalid.contains(&reason) {
+            self.invalid.push(reason);
+        }
+    }
+
+    /// Adds the reasons the document itself shows ([`RunResult::shown_invalid`]).
+    pub fn derive_invalid(&mut self) {
+        for r in self.shown_invalid() {
+            self.mark_invalid(r);
+        }
+    }
+
+    /// Every reason the results are invalid: those recorded, then those the document itself
+    /// shows (a document stored before `invalid` existed has only these).
+    pub fn invalid_reasons(&self) -> Vec<String> {
+        let mut all = self.invalid.clone();
+        for r in self.shown_invalid() {
+            if !all.contains(&r) {
+                all.push(r);
+            }
+        }
+        all
+    }
+
+    /// The reasons the document itself shows: interrupted phases, data that did not verify,
+    /// an IO500 score the rules make invalid. (A failed run's reason is its failure, which
+    /// the hub adds at the end.)
+    fn shown_invalid(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .phases
+            .iter()
+            .filter(|p| p.interrupted)
+            .map(|p| {
+                let name = p
+                    .io500_phase
+                    .clone()
+                    .unwrap_or_else(|| p.operation.to_string());
+                format!("interrupted during {name} (iteration {})", p.iteration)
+            })
+            .collect();
+        if self.verification_errors > 0 {
+            let n = self.verification_errors;
+            out.push(format!("data verification failed ({n} errors)"));
+        }
+        let Some(io500) = &self.io500 else {
+            return out;
+        };
+        if io500.score.as_ref().is_some_and(|s| !s.valid) {
+            let reasons: Vec<String> = io500
+                .run_invalid
+                .iter()
+                .cloned()
+                .chain(
+                    io500
+                        .phases
+                        .iter()
+                        .filter(|p| !p.valid)
+                        .map(|p| format!("{}: {}", p.phase, p.invalid.join("; "))),
+                )
+                .collect();
+            out.push(if reasons.is_empty() {
+                "the IO500 score is invalid".to_string()
+            } else {
+                format!("the IO500 score is invalid: {}", reasons.join("; "))
+            });
+        }
+        out
     }
 }
 

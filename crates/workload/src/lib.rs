@@ -18,3 +18,5 @@ pub mod mix;
 pub mod rng;
 pub mod session;
 pub mod startup;
+pub mod stop;
+pub mod target;

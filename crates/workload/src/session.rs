@@ -169,42 +169,71 @@ impl Session {
         self.hub.into_inner().into_doc()
     }
 
-    /// Ends the run: the summaries into the document, the exit code (1 when a rank failed or
-    /// data did not verify), the `RunEnd` event; returns the final document with `outcomes`.
+    /// Ends the run: the summaries into the document, the exit code (`128 + signal` when a
+    /// signal stopped it, else 1 when a rank failed or data did not verify), the reasons its
+    /// results are invalid, the `RunEnd` event; returns the final document with `outcomes`.
     pub fn finish<O>(
         &self,
         outcomes: Vec<O>,
         summary: Vec<OperationSummary>,
         errors: u64,
         failure: Option<String>,
+        interrupted: Option<i32>,
     ) -> Finished<O> {
         let mut hub = self.hub();
         hub.doc_mut().summary = summary;
-        let code = u8::from(failure.is_some() || errors > 0);
+        let code = exit_code(failure.is_some(), errors, interrupted);
+        if let Some(sig) = interrupted {
+            let name = exec::interrupt::signal_name(sig);
+            hub.doc_mut().mark_invalid(format!("interrupted by {name}"));
+        }
         hub.end(i32::from(code), failure.as_deref());
         Finished {
             doc: hub.doc().clone(),
             outcomes,
             errors,
             failure,
+            interrupted,
         }
     }
 }
 
+/// DESIGN.md's exit codes: `128 + signal` for an interrupted run, 1 when a rank failed or data
+/// did not verify, else 0.
+pub fn exit_code(failed: bool, errors: u64, interrupted: Option<i32>) -> u8 {
+    match interrupted {
+        Some(sig) => exec::interrupt::exit_code(sig),
+        None => u8::from(failed || errors > 0),
+    }
+}
+
 /// How a workload's run ended: the final document, the workload's own outcomes (those rank 0
-/// reported before any failure), the data errors and the failure that ended it, if any.
+/// reported before any failure), the data errors, the failure that ended it, if any, and the
+/// signal that stopped it, if one did.
 #[derive(Debug)]
 pub struct Finished<O> {
     pub doc: RunResult,
     pub outcomes: Vec<O>,
     pub errors: u64,
     pub failure: Option<String>,
+    pub interrupted: Option<i32>,
 }
 
 impl<O> Finished<O> {
-    /// 1 when a rank failed or data did not verify, else 0 (DESIGN.md's exit codes).
+    /// DESIGN.md's exit code for this ending ([`exit_code`]).
     pub fn exit_code(&self) -> u8 {
-        u8::from(self.failure.is_some() || self.errors > 0)
+        exit_code(self.failure.is_some(), self.errors, self.interrupted)
+    }
+
+    /// The line a command prints on stderr when a signal stopped the run.
+    pub fn interrupted_line(&self) -> Option<String> {
+        self.interrupted.map(|sig| {
+            format!(
+                "iogauge: interrupted by {}: the phases that finished are kept, the cut one is \
+                 marked interrupted, and the run is stored as invalid",
+                exec::interrupt::signal_name(sig)
+            )
+        })
     }
 }
 

@@ -20,6 +20,7 @@ pub fn compare_page(runs: &[Run<'_>]) -> String {
         "Runs",
         &[
             "#", "run", "labels", "workload", "host", "ranks", "nodes", "started", "complete",
+            "valid",
         ],
     );
     for (i, r) in c.runs.iter().enumerate() {
@@ -37,6 +38,7 @@ pub fn compare_page(runs: &[Run<'_>]) -> String {
             Td::num(r.nodes.to_string()),
             Td::text(&r.started),
             Td::with_class(yes_no(r.complete), if r.complete { "" } else { "bad" }),
+            Td::with_class(r.validity(), if r.invalid.is_empty() { "" } else { "bad" }),
         ]);
     }
     let mut header = vec!["phase".to_string(), "figure".to_string()];

@@ -31,6 +31,7 @@ pub fn run_page(run: &Run<'_>) -> String {
                 field("started", s.run.started.clone()),
                 field("finished", s.finished.clone()),
                 field("complete", yes_no(s.run.complete).to_string()),
+                field("valid", s.run.validity()),
                 field("exit code", s.exit_code.to_string()),
                 field(
                     "ranks",

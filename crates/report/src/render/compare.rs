@@ -19,6 +19,7 @@ pub(crate) fn runs_table(runs: &[RunHeading]) -> String {
     let mut t = table::new(
         &[
             "#", "run", "labels", "workload", "host", "ranks", "nodes", "started", "complete",
+            "valid",
         ],
         &[0, 5, 6],
     );
@@ -34,6 +35,7 @@ pub(crate) fn runs_table(runs: &[RunHeading]) -> String {
             r.nodes.to_string(),
             r.started.clone(),
             yes_no(r.complete).to_string(),
+            r.validity(),
         ]);
     }
     t.to_string()

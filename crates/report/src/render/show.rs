@@ -17,6 +17,7 @@ impl Render for RunSummary {
             ("started", r.started.clone()),
             ("finished", self.finished.clone()),
             ("complete", yes_no(r.complete).to_string()),
+            ("valid", r.validity()),
             ("exit code", self.exit_code.to_string()),
             ("ranks", format!("{} on {} node(s)", r.ranks, r.nodes)),
             ("verification errors", self.verification_errors.to_string()),

@@ -91,7 +91,7 @@ pub fn run(
             f.newer_ctime = o.newer_ctime;
         }
     }
-    session.finish(outcome.into_iter().collect(), summary, 0, failure)
+    session.finish(outcome.into_iter().collect(), summary, 0, failure, None)
 }
 
 /// What the counts say about the figures: unreadable directories, entries that could not be

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use engine::Engine;
 use exec::Comm;
 
+use crate::ior::cleanup::Made;
 use crate::ior::report::Report;
 use crate::ior::IorParams;
 
@@ -23,6 +24,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) report: &'a Report<'a>,
     /// This rank's slot on the session's live counters.
     pub(crate) slot: usize,
+    /// What the process's ranks made, for the clean-up after a failure.
+    pub(crate) made: &'a Made,
 }
 
 impl<'a> Ctx<'a> {
@@ -32,6 +35,7 @@ impl<'a> Ctx<'a> {
         engine: &'a dyn Engine,
         report: &'a Report<'a>,
         slot: usize,
+        made: &'a Made,
     ) -> Self {
         Ctx {
             params,
@@ -41,6 +45,7 @@ impl<'a> Ctx<'a> {
             created_dirs: RefCell::new(Vec::new()),
             report,
             slot,
+            made,
         }
     }
 }

@@ -6,7 +6,7 @@ use exec::CommError;
 /// Why a rank stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum IorError {
-    #[error("{op} {path}{}: {source}", at(*.offset))]
+    #[error("{op} {path}{}: {}", at(*.offset), engine::errno::describe(.source))]
     Io {
         op: &'static str,
         path: String,
@@ -15,6 +15,13 @@ pub enum IorError {
     },
     #[error("short read of {path} at offset {offset}: {got} of {want} bytes (the file is shorter than the pattern needs)")]
     ShortRead {
+        path: String,
+        offset: u64,
+        got: u64,
+        want: u64,
+    },
+    #[error("short write of {path} at offset {offset}: {got} of {want} bytes (the engine retried; the storage accepted no more)")]
+    ShortWrite {
         path: String,
         offset: u64,
         got: u64,

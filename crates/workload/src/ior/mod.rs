@@ -6,6 +6,7 @@
 //! repetition loop), `phase` one phase on one rank plus the reduction to rank 0's `outcome`,
 //! and `report` turns rank 0's results into the session's events.
 
+mod cleanup;
 mod ctx;
 pub mod data;
 mod error;

@@ -1,10 +1,12 @@
 //! The only code that runs once per transfer: the I/O call, one clock read (the end of one
 //! transfer is the start of the next), one histogram record and one series record through the
-//! recorder, the next offset from a cursor (no division for sequential access), and the
-//! stonewall comparison when there is a deadline. The loop is compiled once per combination of
-//! write/read and deadline/none, so neither choice is tested per transfer.
+//! recorder, the next offset from a cursor (no division for sequential access), and one
+//! comparison of the clock with the next time to look at the stonewall deadline and the stop
+//! flag (`exec::interrupt::Watch`). The loop is compiled once for writes and once for reads,
+//! so that choice is not tested per transfer.
 
 use engine::EngineFile;
+use exec::interrupt::{Stop, Watch};
 use measure::Recorder;
 
 use crate::ior::data::{Checker, DataPattern};
@@ -36,12 +38,27 @@ impl Mover<'_> {
             .file
             .write_at(self.buf, offset)
             .map_err(|e| IorError::io("write", self.path, Some(offset), e))?;
+        if n < self.buf.len() {
+            // Engines retry short writes; a short count that still comes back is a failure,
+            // never a transfer counted as whole.
+            return Err(self.short_write(offset, n));
+        }
         if self.fsync_per_write {
             self.file
                 .sync()
                 .map_err(|e| IorError::io("fsync", self.path, None, e))?;
         }
         Ok(n as u64)
+    }
+
+    #[cold]
+    fn short_write(&self, offset: u64, n: usize) -> IorError {
+        IorError::ShortWrite {
+            path: self.path.display().to_string(),
+            offset,
+            got: n as u64,
+            want: self.buf.len() as u64,
+        }
     }
 
     /// One read; a data error is counted on `rec`'s live counters too.
@@ -99,8 +116,9 @@ impl Mover<'_> {
     }
 }
 
-/// Transfers `from..to` (stopping early once `deadline_ns` after `start` has passed, when
-/// non-zero); returns the transfer count reached.
+/// Transfers `from..to`, stopping early once `deadline_ns` after `start` has passed (when
+/// non-zero) or when a signal asks the ranks to stop; returns the transfer count reached and
+/// why it stopped short, if it did.
 pub(crate) fn drive(
     m: &mut Mover,
     pattern: &AccessPattern,
@@ -109,24 +127,24 @@ pub(crate) fn drive(
     to: u64,
     start: u64,
     deadline_ns: u64,
-) -> Result<u64, IorError> {
-    match (m.write, deadline_ns != 0) {
-        (true, false) => transfers::<true, false>(m, pattern, rec, from, to, start, deadline_ns),
-        (true, true) => transfers::<true, true>(m, pattern, rec, from, to, start, deadline_ns),
-        (false, false) => transfers::<false, false>(m, pattern, rec, from, to, start, deadline_ns),
-        (false, true) => transfers::<false, true>(m, pattern, rec, from, to, start, deadline_ns),
+) -> Result<(u64, Option<Stop>), IorError> {
+    let deadline = (deadline_ns != 0).then(|| start.saturating_add(deadline_ns));
+    let mut watch = Watch::new(rec.prev(), deadline);
+    if m.write {
+        transfers::<true>(m, pattern, rec, from, to, &mut watch)
+    } else {
+        transfers::<false>(m, pattern, rec, from, to, &mut watch)
     }
 }
 
-fn transfers<const WRITE: bool, const DEADLINE: bool>(
+fn transfers<const WRITE: bool>(
     m: &mut Mover,
     pattern: &AccessPattern,
     rec: &mut Recorder,
     from: u64,
     to: u64,
-    start: u64,
-    deadline_ns: u64,
-) -> Result<u64, IorError> {
+    watch: &mut Watch,
+) -> Result<(u64, Option<Stop>), IorError> {
     let mut offsets = pattern.offsets(from);
     let mut k = from;
     while k < to {
@@ -138,9 +156,12 @@ fn transfers<const WRITE: bool, const DEADLINE: bool>(
         };
         let now = rec.record(0, n);
         k += 1;
-        if DEADLINE && now - start > deadline_ns {
-            break;
+        // The one test per transfer: the stonewall and the stop flag are looked at when due.
+        if watch.due(now) {
+            if let Some(why) = watch.check(now) {
+                return Ok((k, Some(why)));
+            }
         }
     }
-    Ok(k)
+    Ok((k, None))
 }

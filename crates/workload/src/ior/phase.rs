@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use engine::{AlignedBuf, OpenHints, OpenMode};
+use exec::interrupt::Stop;
 use exec::ReduceOp;
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram};
 use results::sink::Expect;
@@ -55,6 +56,8 @@ pub(crate) struct RankPhase {
     pub stat_size: u64,
     /// What the page cache held before the phase (rank 0 of a read, or after a drop).
     pub page_cache: Option<PageCache>,
+    /// A signal stopped this rank's transfers before their end.
+    pub interrupted: bool,
 }
 
 /// What a phase of `p` on `tasks` ranks moves if it runs to the end (`pair_limit` transfers
@@ -189,7 +192,7 @@ pub(crate) fn run_phase(
     };
     let xfer_start = now_ns();
     rec.start(xfer_start);
-    let mut done = drive(
+    let (mut done, mut stop) = drive(
         &mut mover,
         &pattern,
         &mut rec,
@@ -215,11 +218,14 @@ pub(crate) fn run_phase(
             bytes_mean: bytes_sum as f64 / tasks as f64,
             bytes_sum,
         });
-        // Wear-out: everyone continues (wrapping segments) to the largest count.
-        rec.restart(now_ns());
-        done = drive(
-            &mut mover, &pattern, &mut rec, done, pairs_max, xfer_start, 0,
-        )?;
+        // Wear-out: everyone continues (wrapping segments) to the largest count, unless a
+        // signal stopped this rank.
+        if stop != Some(Stop::Interrupted) {
+            rec.restart(now_ns());
+            (done, stop) = drive(
+                &mut mover, &pattern, &mut rec, done, pairs_max, xfer_start, 0,
+            )?;
+        }
     }
     if plan.mode == Mode::Write && p.fsync {
         mover
@@ -267,6 +273,7 @@ pub(crate) fn run_phase(
         stonewall,
         stat_size,
         page_cache,
+        interrupted: stop == Some(Stop::Interrupted),
     })
 }
 
@@ -277,7 +284,10 @@ fn prepare_write_target(ctx: &Ctx, path: &std::path::Path, pretend: u64) -> Resu
     let p = ctx.params;
     if let Some(dir) = naming::unique_dir(p, pretend) {
         match ctx.engine.mkdir(&dir) {
-            Ok(()) => ctx.created_dirs.borrow_mut().push(dir),
+            Ok(()) => {
+                ctx.made.dir(dir.clone());
+                ctx.created_dirs.borrow_mut().push(dir);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(IorError::io("mkdir", &dir, None, e)),
         }

@@ -8,6 +8,14 @@ use results::{Alert, PageCache};
 use crate::ior::outcome::{Access, CheckOutcome, PhaseOutcome};
 use crate::session::{Collected, Session};
 
+/// What only the run knows about a phase.
+#[derive(Debug, Default)]
+pub(crate) struct PhaseFacts {
+    pub page_cache: Option<PageCache>,
+    pub flushed: Option<bool>,
+    pub interrupted: bool,
+}
+
 pub(crate) struct Report<'a> {
     pub session: &'a Session,
     pub phases: &'a Collected<PhaseOutcome>,
@@ -29,12 +37,13 @@ impl Report<'_> {
         });
     }
 
-    /// A timed phase, with the facts only the run knows: the page cache before it and
-    /// whether a write's window included the flush.
-    pub fn phase(&self, o: PhaseOutcome, page_cache: Option<PageCache>, flushed: Option<bool>) {
+    /// A timed phase, with the facts only the run knows: the page cache before it, whether a
+    /// write's window included the flush, and whether a signal cut it short.
+    pub fn phase(&self, o: PhaseOutcome, facts: PhaseFacts) {
         let mut r = phase_result(&o);
-        r.page_cache = page_cache;
-        r.flushed = flushed;
+        r.page_cache = facts.page_cache;
+        r.flushed = facts.flushed;
+        r.interrupted = facts.interrupted;
         self.session.hub().phase_end(r, Detail::Ior(&o));
         self.phases.push(o);
     }

@@ -6,21 +6,25 @@ use measure::now_ns;
 use results::ior::summaries;
 use results::{Alert, AlertId};
 
+use crate::ior::cleanup::{self, removes, Made};
 use crate::ior::ctx::Ctx;
 use crate::ior::error::IorError;
 use crate::ior::naming;
 use crate::ior::outcome::{Access, CheckOutcome, PhaseOutcome};
 use crate::ior::phase::{reduce, run_phase, Mode, PhasePlan};
 use crate::ior::reorder::{self, Pass, ReorderSpec};
-use crate::ior::report::Report;
+use crate::ior::report::{PhaseFacts, Report};
 use crate::ior::IorParams;
 use crate::session::{Collected, Finished, Session};
+use crate::stop;
 
 /// How the run ended, the same on every rank.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct RunTotals {
     /// Failed transfer checks over all phases and ranks.
     pub errors: u64,
+    /// The signal that stopped the run, agreed by every rank.
+    pub interrupted: Option<i32>,
 }
 
 fn unix_seconds() -> u64 {
@@ -31,8 +35,9 @@ fn unix_seconds() -> u64 {
 }
 
 /// Runs an IOR plan on `ranks`, reporting through `session` from start to end (also when a
-/// rank fails: the phases that finished stay in the document). The plan was validated and the
-/// file system checked before.
+/// rank fails: the phases that finished stay in the document, and the test files of the
+/// repetition go unless the plan keeps them). The plan was validated and the file system
+/// checked before.
 pub fn run(p: &IorParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
     session.hub().start();
     let phases = Collected::new();
@@ -40,24 +45,29 @@ pub fn run(p: &IorParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOut
         session,
         phases: &phases,
     };
+    let made = Made::default();
     let outcomes = session.sampled(|| {
         ranks.run(|comm| {
             let engine = engine::build(&p.engine, comm.rank())
                 .map_err(|e| IorError::Engine(e.to_string()))?;
             let slot = comm.rank() - ranks.first_local();
-            let ctx = Ctx::new(p, comm, engine.as_ref(), &report, slot);
+            let ctx = Ctx::new(p, comm, engine.as_ref(), &report, slot, &made);
             run_rank(&ctx)
         })
     });
     let is_peer = |e: &IorError| matches!(e, IorError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);
-    let errors = outcomes
-        .iter()
-        .find_map(|r| r.as_ref().ok())
-        .map_or(0, |t| t.errors);
+    if failure.is_some() {
+        if let Some(w) = cleanup::after_failure(p, ranks, &made) {
+            session.hub().warning(&w);
+        }
+    }
+    let ok = outcomes.iter().find_map(|r| r.as_ref().ok());
+    let errors = ok.map_or(0, |t| t.errors);
+    let interrupted = ok.and_then(|t| t.interrupted);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
-    session.finish(phases, summary, errors, failure)
+    session.finish(phases, summary, errors, failure, interrupted)
 }
 
 /// The benchmark on this rank; rank 0 reports as results arrive.
@@ -83,7 +93,13 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
 
     let mut buf = ctx.engine.alloc_buffer(p.transfer_size as usize);
     let mut errors = 0;
+    // A signal before the first phase stops the run before any I/O of it.
+    let mut stopped = stop::agreed(comm)?;
     for rep in 0..p.repetitions {
+        if stopped.is_some() {
+            break;
+        }
+        ctx.made.repetition(rep);
         // IOR: -G, or rank 0's clock as an unsigned int, new every repetition.
         let seed = match p.time_stamp_signature {
             Some(g) => g,
@@ -116,11 +132,13 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
             let mut mine = run_phase(ctx, &plan, &mut buf)?;
             let cache = mine.page_cache.take();
             wrote = true;
+            let (cut, sig) = stop::after_phase(comm, mine.interrupted)?;
+            stopped = sig;
             if p.deadline_for_stonewalling_s > 0.0 {
                 // Later reads stop after the same count (IOR's pairs_accessed).
                 let pairs = mine.stonewall.map_or(mine.times.ops, |s| s.pairs_max);
                 write_pairs = Some(pairs);
-                if rep == 0 && p.stonewall_wear_out {
+                if rep == 0 && p.stonewall_wear_out && !cut {
                     store_status(ctx, pairs)?;
                 }
             }
@@ -129,11 +147,16 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
                 let caps = ctx.engine.caps();
                 let flushed =
                     (caps.page_cache && caps.does_io).then_some(p.fsync || p.fsync_per_write);
-                ctx.report.phase(o, cache, flushed);
+                let facts = PhaseFacts {
+                    page_cache: cache,
+                    flushed,
+                    interrupted: cut,
+                };
+                ctx.report.phase(o, facts);
             }
         }
 
-        if p.check_write && !time_up() {
+        if p.check_write && stopped.is_none() && !time_up() {
             comm.barrier()?;
             let off = reorder::rank_offset(
                 &spec,
@@ -149,6 +172,8 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
                 write_pairs.unwrap_or(p.stonewall_wear_out_iterations),
             );
             let mine = run_phase(ctx, &plan, &mut buf)?;
+            let (_, sig) = stop::after_phase(comm, mine.interrupted)?;
+            stopped = sig;
             rep_errors += comm.all_reduce_u64(mine.verify.errors, ReduceOp::Sum)?;
             if let Some(o) = reduce(ctx, Access::Read, &plan, mine)? {
                 let c = CheckOutcome {
@@ -159,7 +184,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
             }
         }
 
-        if (p.read_file || p.check_read) && !time_up() {
+        if (p.read_file || p.check_read) && stopped.is_none() && !time_up() {
             let pair_limit = match write_pairs {
                 Some(n) => n,
                 None => read_status(ctx)?,
@@ -170,18 +195,25 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
             let mut mine = run_phase(ctx, &plan, &mut buf)?;
             let cache = mine.page_cache.take();
             read = true;
+            let (cut, sig) = stop::after_phase(comm, mine.interrupted)?;
+            stopped = sig;
             rep_errors += comm.all_reduce_u64(mine.verify.errors, ReduceOp::Sum)?;
             // The measured residency (`read-cached`) says what the page cache held.
             if let Some(o) = reduce(ctx, Access::Read, &plan, mine)? {
-                ctx.report.phase(o, cache, None);
+                let facts = PhaseFacts {
+                    page_cache: cache,
+                    flushed: None,
+                    interrupted: cut,
+                };
+                ctx.report.phase(o, facts);
             }
         }
 
         errors += rep_errors;
-        let keep = p.keep_file || (rep_errors > 0 && p.keep_file_with_error);
         // As IOR: without -k the test files go after the repetition, also after a read of
-        // files an earlier run wrote (preflight made sure they are regular files).
-        if (wrote || read) && !keep {
+        // files an earlier run wrote (preflight made sure they are regular files), and also
+        // when a signal stopped the run. -E never deletes: the files were there before.
+        if (wrote || read) && removes(p, rep_errors) {
             let start = now_ns();
             comm.barrier()?;
             remove_test_files(ctx, rep)?;
@@ -192,8 +224,12 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
         } else {
             comm.barrier()?;
         }
+        ctx.made.repetition_done();
     }
-    Ok(RunTotals { errors })
+    Ok(RunTotals {
+        errors,
+        interrupted: stopped,
+    })
 }
 
 fn run_warnings(ctx: &Ctx, spec: &ReorderSpec, verify_possible: bool) {

@@ -65,7 +65,7 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
         .find_map(|r| r.as_ref().ok())
         .map_or(session.hub().doc().verification_errors, |t| t.errors);
     let summary = summaries(&phases);
-    session.finish(phases, summary, errors, failure)
+    session.finish(phases, summary, errors, failure, None)
 }
 
 /// How a rank's run ended, the same on every rank.

@@ -6,7 +6,7 @@ use exec::CommError;
 /// Why a rank stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum MdwbError {
-    #[error("{op} {path}: {source}{}", hint(.op, .source))]
+    #[error("{op} {path}: {}{}", engine::errno::describe(.source), hint(.op, .source))]
     Io {
         op: &'static str,
         path: String,

@@ -66,7 +66,7 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
         .find_map(|r| r.as_ref().ok())
         .map_or(session.hub().doc().verification_errors, |&e| e);
     let summary = summaries(&phases);
-    session.finish(phases, summary, errors, failure)
+    session.finish(phases, summary, errors, failure, None)
 }
 
 /// The run on this rank; returns the objects that did not read back as written, over all

@@ -70,6 +70,7 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
         io500: None,
         alerts: Vec::new(),
         mix: None,
+        invalid: Vec::new(),
     };
     doc.warnings
         .extend(p.run_invalid.iter().map(|r| format!("INVALID run: {r}")));
@@ -79,6 +80,8 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
         scorex: p.scorex.as_ref().map(score),
         run_invalid: p.run_invalid.clone(),
     });
+    // An invalid score stays invalid in the store: never a baseline.
+    doc.derive_invalid();
     doc
 }
 

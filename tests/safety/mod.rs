@@ -1,0 +1,6 @@
+//! Issue 18's safety guarantees, tested on the real binary: deletion safety, interrupts,
+//! a full file system, results integrity.
+
+mod deletion;
+mod interrupts;
+mod signal;
