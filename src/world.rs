@@ -255,8 +255,6 @@ pub fn proceed(global: &Global) -> Result<(), u8> {
     }
     agree(None)?;
     global.monitoring.connect(&job);
-    // From here SIGINT/SIGTERM stop the ranks and keep what they measured (docs/safety.md).
-    exec::interrupt::install();
     Ok(())
 }
 

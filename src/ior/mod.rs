@@ -180,6 +180,9 @@ fn run(
     let json: Vec<PathBuf> = cmd.launch.json.iter().cloned().collect();
     let fanout = crate::sinks::choose(sinks(p, header, out), json, global);
     let ranks = setup.into_ranks();
+    // From here SIGINT/SIGTERM stop the ranks and keep what they measured (docs/safety.md);
+    // the other workloads do not poll the flag yet and keep the default (immediate) exit.
+    exec::interrupt::install();
     let done = ior::run(
         p,
         &ranks,

@@ -2,5 +2,6 @@
 //! a full file system, results integrity.
 
 mod deletion;
+mod full_fs;
 mod interrupts;
 mod signal;
