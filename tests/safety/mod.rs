@@ -3,5 +3,7 @@
 
 mod deletion;
 mod full_fs;
+mod integrity;
 mod interrupts;
 mod signal;
+mod validity;
