@@ -142,7 +142,7 @@ fn parent(pid: i32) -> Option<i32> {
 
 /// The pid of the iogauge process that Open MPI started as `rank` under `job` (our timeout
 /// process; tests run in parallel, so other jobs have a rank 1 too).
-fn rank_pid(job: i32, rank: usize) -> Option<i32> {
+pub(crate) fn rank_pid(job: i32, rank: usize) -> Option<i32> {
     let want = format!("OMPI_COMM_WORLD_RANK={rank}");
     for e in std::fs::read_dir("/proc").ok()?.flatten() {
         let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {

@@ -1,6 +1,8 @@
 //! Issue 18's safety guarantees, tested on the real binary: deletion safety, interrupts,
 //! a full file system, results integrity.
 
+#[cfg(feature = "mpi")]
+mod dead_rank;
 mod deletion;
 mod full_fs;
 mod integrity;
