@@ -194,6 +194,8 @@ fn run(
         status_items,
     };
     let ranks = setup.into_ranks();
+    // SIGINT/SIGTERM from here: the ranks stop and remove their tree (docs/safety.md).
+    exec::interrupt::install();
     let done = mdtest::run(
         plan,
         &ranks,

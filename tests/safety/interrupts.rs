@@ -185,3 +185,47 @@ fn a_second_sigint_exits_at_once() {
     assert!(run.stderr.contains("second signal"), "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(t.join("user.txt")).unwrap(), "mine");
 }
+
+#[test]
+fn sigterm_in_mdtest_stops_the_ranks_and_removes_their_tree() {
+    let d = tmp();
+    let t = target_with_user_file(d.path());
+    let j = d.path().join("r.json");
+    let child = spawn(&[
+        "--no-store",
+        "mdtest",
+        "-n",
+        "50000",
+        "-F",
+        "-w",
+        "10",
+        "--tasks",
+        "2",
+        "-d",
+        t.to_str().unwrap(),
+        "--json",
+        j.to_str().unwrap(),
+    ]);
+    wait_for("the test directory", || has_entry(&t, "test-dir"));
+    std::thread::sleep(Duration::from_millis(300));
+    let (run, took) = interrupt(child, "TERM");
+    assert_eq!(
+        run.code, 143,
+        "stdout:\n{}\nstderr:\n{}",
+        run.stdout, run.stderr
+    );
+    // The ranks stop within a poll; the clean-up then removes every name they may have made.
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    assert_only_user_file(&t);
+    let doc = json(&j);
+    let invalid = doc["invalid"].as_array().unwrap();
+    assert!(
+        invalid.iter().any(|r| r == "interrupted by SIGTERM"),
+        "{invalid:?}"
+    );
+    let phases = doc["phases"].as_array().unwrap();
+    assert!(
+        phases.iter().all(|p| p["operation"] != "file-remove"),
+        "no clean-up phase reported"
+    );
+}

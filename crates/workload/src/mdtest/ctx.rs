@@ -27,6 +27,9 @@ pub(crate) struct Ctx<'a> {
     pub(crate) report: &'a Report<'a>,
     /// This rank's slot on the session's live counters.
     pub(crate) slot: usize,
+    /// The signal the ranks agreed stops the run: from then on only the remove phases run,
+    /// untimed and unreported, to take away what the run made.
+    pub(crate) stopped: std::cell::Cell<Option<i32>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -56,7 +59,13 @@ impl<'a> Ctx<'a> {
             stride,
             report,
             slot,
+            stopped: std::cell::Cell::new(None),
         }
+    }
+
+    /// A signal stopped the run: the phases left are the clean-up's remove phases.
+    pub(crate) fn cleaning(&self) -> bool {
+        self.stopped.get().is_some()
     }
 
     pub(crate) fn rank(&self) -> u64 {

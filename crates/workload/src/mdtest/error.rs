@@ -35,6 +35,11 @@ fn hint(op: &str, e: &io::Error) -> &'static str {
 }
 
 impl MdError {
+    /// An I/O error for a name that is not there.
+    pub fn not_found(&self) -> bool {
+        matches!(self, MdError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound)
+    }
+
     pub fn io(op: &'static str, path: &Path, source: io::Error) -> Self {
         MdError::Io {
             op,

@@ -27,11 +27,11 @@ pub(crate) fn file_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<u6
     let creation = Order::Creation(&dirs);
     // Items the later phases use: the status file's count, or what the create agreed on.
     let mut limit = ctx.status_items.map_or(full, |n| n.min(full));
-    if p.phases.create {
+    if p.phases.create && !ctx.cleaning() {
         limit = create(ctx, iteration, seeds, creation, full)?;
     }
     let sweep = |step, order, count| Sweep::new(iteration, Kind::File, step, order, count);
-    if p.phases.stat {
+    if p.phases.stat && !ctx.cleaning() {
         let order = Order::Numbered {
             shuffle: seeds.random,
         };
@@ -41,7 +41,7 @@ pub(crate) fn file_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<u6
         })?;
     }
     let mut errors = 0;
-    if p.phases.read {
+    if p.phases.read && !ctx.cleaning() {
         errors = read(ctx, iteration, seeds, limit)?;
     }
     if p.phases.remove {

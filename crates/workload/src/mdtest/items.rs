@@ -9,6 +9,7 @@ use std::path::Path;
 use super::ctx::Ctx;
 use super::error::MdError;
 use super::naming::{item_prefix, name_rank, tree_base, tree_owner, Kind, PathBuilder, Step};
+use exec::interrupt::Watch;
 use measure::Recorder;
 
 use super::phase::{close, open, work, Extra};
@@ -103,6 +104,7 @@ where
     // Item number of position 0 in item-number order (hoisted: -L computes it from b^z).
     let first = shape.numbered(0);
     let mut pos = s.from;
+    let mut watch = Watch::new(rec.prev(), s.deadline);
     while pos < s.to {
         let dir_loop = pos / per_loop;
         let base = dir_loop * per_loop;
@@ -120,10 +122,15 @@ where
                 Order::Creation(dirs) => shape.created(dirs, inner),
                 Order::Numbered { .. } => first + inner,
             };
-            let bytes = op(paths.item(k / ipd, k), k)?;
+            let bytes = match op(paths.item(k / ipd, k), k) {
+                // The clean-up after a signal removes every name the run may have made.
+                Err(e) if ctx.cleaning() && e.not_found() => 0,
+                r => r?,
+            };
             let now = rec.record(0, bytes);
             pos += 1;
-            if s.deadline.is_some_and(|t| now > t) {
+            // The stonewall and the stop flag, looked at when due (one comparison).
+            if watch.due(now) && watch.check(now).is_some() {
                 return Ok(pos);
             }
         }

@@ -23,6 +23,8 @@ pub(crate) struct Open {
     pub rec: Recorder,
     /// Rank 0: what the page cache held before the phase, or what `--drop-caches` did.
     page_cache: Option<PageCache>,
+    /// A remove phase after a signal: run to its end, neither timed nor reported.
+    cleanup: bool,
 }
 
 /// What a phase of `items` per rank does over all ranks, for the progress display: items
@@ -62,7 +64,8 @@ pub(crate) fn open_with(
     let page_cache = before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?;
     // Made before the clock starts: a new histogram writes its whole count array (~0.3 ms).
     let mut rec = session.recorder(ctx.slot, 1);
-    if ctx.rank() == 0 {
+    let cleanup = ctx.cleaning();
+    if ctx.rank() == 0 && !cleanup {
         // Before the barrier, so no sink runs while other ranks are in the timed window.
         ctx.report
             .phase_start(op, iteration, ctx.tasks() as usize, expect);
@@ -81,6 +84,7 @@ pub(crate) fn open_with(
         start,
         rec,
         page_cache,
+        cleanup,
     })
 }
 
@@ -124,6 +128,16 @@ pub(crate) fn close(
     }
     ctx.comm.barrier()?;
     let end = now_ns();
+    if open.cleanup {
+        return Ok(());
+    }
+    // One agreement per phase: was it cut by a signal, and does the run stop?
+    let (cut, sig) = crate::stop::after_phase(ctx.comm, exec::interrupt::requested())?;
+    if let Some(sig) = sig {
+        ctx.stopped.set(Some(sig));
+        // The clean-up runs to its end; a second signal still exits at once.
+        exec::interrupt::resume();
+    }
     let page_cache = open.page_cache;
     let m = open.rec.finish();
     let v = extra.verify.clone().unwrap_or_default();
@@ -180,7 +194,7 @@ pub(crate) fn close(
         verification: extra.verify.map(|_| verify),
         warnings: extra.warnings,
     };
-    ctx.report.phase(o, page_cache, flushed(ctx, op));
+    ctx.report.phase(o, page_cache, flushed(ctx, op), cut);
     Ok(())
 }
 

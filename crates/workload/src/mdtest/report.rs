@@ -47,10 +47,17 @@ impl Report<'_> {
 
     /// A timed phase, with the page cache before it and whether a create's window included
     /// the flush.
-    pub fn phase(&self, o: PhaseOutcome, page_cache: Option<PageCache>, flushed: Option<bool>) {
+    pub fn phase(
+        &self,
+        o: PhaseOutcome,
+        page_cache: Option<PageCache>,
+        flushed: Option<bool>,
+        interrupted: bool,
+    ) {
         let mut result = phase_result(&o, self.write_bytes);
         result.page_cache = page_cache;
         result.flushed = flushed;
+        result.interrupted = interrupted;
         self.session.hub().phase_end(result, Detail::Mdtest(&o));
         self.phases.push(o);
     }

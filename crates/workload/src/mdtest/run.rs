@@ -60,18 +60,19 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
     let is_peer = |e: &MdError| matches!(e, MdError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);
     let phases = phases.into_inner();
-    let errors = outcomes
-        .iter()
-        .find_map(|r| r.as_ref().ok())
-        .map_or(session.hub().doc().verification_errors, |t| t.errors);
+    let ok = outcomes.iter().find_map(|r| r.as_ref().ok());
+    let errors = ok.map_or(session.hub().doc().verification_errors, |t| t.errors);
+    let interrupted = ok.and_then(|t| t.interrupted);
     let summary = summaries(&phases);
-    session.finish(phases, summary, errors, failure, None)
+    session.finish(phases, summary, errors, failure, interrupted)
 }
 
 /// How a rank's run ended, the same on every rank.
 struct RunTotals {
     /// Files that did not read back as written (or read short), over all phases and ranks.
     errors: u64,
+    /// The signal that stopped the run, agreed by every rank.
+    interrupted: Option<i32>,
 }
 
 fn unix_seconds() -> u64 {
@@ -113,6 +114,9 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, MdError> {
     let created_root = make_root(ctx)?;
     let mut errors = 0;
     for iteration in 0..p.iterations {
+        if ctx.cleaning() {
+            break;
+        }
         errors += iterate(ctx, &seeds, iteration)?;
     }
     if created_root && p.phases.remove {
@@ -122,7 +126,10 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, MdError> {
             .map_err(|e| MdError::io("rmdir", root, e))?;
     }
     let errors = ctx.comm.all_reduce_u64(errors, ReduceOp::Sum)?;
-    Ok(RunTotals { errors })
+    Ok(RunTotals {
+        errors,
+        interrupted: ctx.stopped.get(),
+    })
 }
 
 /// mdtest creates the last component of `-d` when it is missing (the checks before the run
@@ -157,6 +164,7 @@ fn iterate(ctx: &Ctx, seeds: &Seeds, iteration: u32) -> Result<u64, MdError> {
         ctx.comm.barrier()?;
         tree_phase(ctx, iteration, true)?;
     }
+    // After a signal only the remove phases run (each phase below checks `cleaning`).
     if p.dirs_too {
         ctx.comm.barrier()?;
         dir_phases(ctx, iteration, seeds)?;
@@ -248,7 +256,7 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
     };
     let e = ctx.engine;
     let sweep = |step, order| Sweep::new(iteration, Kind::Dir, step, order, count);
-    if p.phases.create {
+    if p.phases.create && !ctx.cleaning() {
         let s = sweep(Step::Create, creation);
         let mut existing = Tally::default();
         timed_pass(ctx, Operation::DirCreate, &s, p.unique_dir, |path, _| {
@@ -256,13 +264,13 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
         })?;
         leftover::report(ctx, Leftover::DirExists, iteration, existing)?;
     }
-    if p.phases.stat {
+    if p.phases.stat && !ctx.cleaning() {
         let s = sweep(Step::Stat, numbered);
         timed_pass(ctx, Operation::DirStat, &s, false, |path, _| {
             no_bytes("stat", path, e.stat(path))
         })?;
     }
-    if p.phases.rename && count > 1 {
+    if p.phases.rename && count > 1 && !ctx.cleaning() {
         let expect = work(ctx, count);
         let mut o = open(ctx, Operation::DirRename, iteration, false, expect)?;
         items::rename_rotation(ctx, iteration, count, &mut o.rec)?;
