@@ -7,5 +7,7 @@ mod deletion;
 mod full_fs;
 mod integrity;
 mod interrupts;
+#[cfg(feature = "mpi")]
+mod mpi_interrupt;
 mod signal;
 mod validity;

@@ -1,0 +1,50 @@
+//! SIGINT to `mpirun -np 4`: Open MPI forwards it to the ranks as SIGTERM; they stop, remove
+//! the test files, keep the cut phase as interrupted, and the document says 143.
+
+use std::time::{Duration, Instant};
+
+use super::signal::{has_entry, send, wait_for};
+use crate::common::{bin, json, launcher, listing, tmp};
+
+#[test]
+fn sigint_to_mpirun_stops_every_rank_and_removes_the_files() {
+    let d = tmp();
+    let t = d.path().join("t");
+    std::fs::create_dir(&t).unwrap();
+    std::fs::write(t.join("user.txt"), "mine").unwrap();
+    let j = d.path().join("r.json");
+    let o = t.join("f");
+    let child = launcher(4, 60)
+        .arg(bin())
+        .args([
+            "--no-store",
+            "ior",
+            "-w",
+            "-t",
+            "1m",
+            "-b",
+            "2g",
+            "-F",
+            "-D",
+            "30",
+        ])
+        .args(["-o", o.to_str().unwrap(), "--json", j.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for("the test files", || has_entry(&t, "f.00000003"));
+    std::thread::sleep(Duration::from_millis(300));
+    // `timeout` passes the signal on to mpirun.
+    send(child.id(), "INT");
+    let sent = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert_eq!(listing(&t), ["user.txt"], "{stderr}");
+    let doc = json(&j);
+    assert_eq!(doc["exit_code"], 143, "{stderr}");
+    assert_eq!(doc["phases"][0]["interrupted"], true);
+}
