@@ -181,7 +181,7 @@ fn run(
     let fanout = crate::sinks::choose(sinks(p, header, out), json, global);
     let ranks = setup.into_ranks();
     // From here SIGINT/SIGTERM stop the ranks and keep what they measured (docs/safety.md);
-    // md-workbench, find and the IO500 do not poll the flag yet and keep the default exit.
+    // find and the IO500 do not poll the flag yet and keep the default exit.
     exec::interrupt::install();
     let done = ior::run(
         p,

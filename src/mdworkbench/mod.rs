@@ -127,6 +127,8 @@ fn run(
         start: checked.start,
     };
     let ranks = setup.into_ranks();
+    // SIGINT/SIGTERM from here: the ranks stop and clean up (docs/safety.md).
+    exec::interrupt::install();
     let done = mdworkbench::run(plan, &ranks, &Session::new(doc, fanout, ranks.local()));
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");

@@ -229,3 +229,41 @@ fn sigterm_in_mdtest_stops_the_ranks_and_removes_their_tree() {
         "no clean-up phase reported"
     );
 }
+
+#[test]
+fn sigint_in_md_workbench_cleans_up_every_data_set() {
+    let d = tmp();
+    let t = target_with_user_file(d.path());
+    let j = d.path().join("r.json");
+    let st = d.path().join("st");
+    let child = spawn(&[
+        "--no-store",
+        "md-workbench",
+        "--tasks",
+        "2",
+        "-I",
+        "20",
+        "-P",
+        "50",
+        "-D",
+        "2",
+        "-R",
+        "100000",
+        "-o",
+        t.to_str().unwrap(),
+        "--run-info-file",
+        st.to_str().unwrap(),
+        "--json",
+        j.to_str().unwrap(),
+    ]);
+    wait_for("the data sets", || has_entry(&t, "1_1"));
+    std::thread::sleep(Duration::from_millis(500));
+    let (run, took) = interrupt(child, "INT");
+    assert_interrupted_run(&run, 130, took, "SIGINT");
+    assert_only_user_file(&t);
+    let doc = json(&j);
+    let phases = doc["phases"].as_array().unwrap();
+    let cut: Vec<_> = phases.iter().filter(|p| p["interrupted"] == true).collect();
+    assert_eq!(cut.len(), 1, "one phase cut");
+    assert_eq!(phases.last().unwrap()["operation"], "cleanup");
+}

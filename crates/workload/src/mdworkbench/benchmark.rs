@@ -4,6 +4,7 @@
 //! after the deadline, checked after each group of `-D` objects; with `-W` they agree on the
 //! largest count (each rank once: at its wall, or when it finishes) and all continue to it.
 
+use exec::interrupt::{Stop, Watch};
 use exec::ReduceOp;
 use measure::{now_ns, Recorder};
 use results::mdworkbench::{StonewallOutcome, CREATE, DELETE, READ, STAT};
@@ -112,6 +113,7 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
     let mut total = p.objects_per_set;
     let mut wall: Option<(u64, u64)> = None;
     let mut f = 0;
+    let mut watch = Watch::new(o.start, None);
     while f < total {
         for d in 0..sets {
             let prev = it.start + f;
@@ -170,6 +172,10 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
             }
         }
         f += 1;
+        // The stop flag, looked at when due (one comparison a group).
+        if watch.stop(o.rec.prev()) == Some(Stop::Interrupted) {
+            break;
+        }
         if armed && o.rec.prev().saturating_sub(o.start) >= deadline_ns {
             armed = false;
             wall = Some((f, o.rec.prev() - o.start));

@@ -15,7 +15,7 @@ use super::phase::{close, open, Extra};
 /// Removes the objects `start .. start + P` and the data sets of this rank. An object that is
 /// not there (an earlier, partial cleanup) is counted and reported, as is a data set that
 /// cannot be removed; any other error stops the run.
-pub(crate) fn cleanup(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
+pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64) -> Result<(), MdwbError> {
     let p = ctx.params;
     let e = ctx.engine;
     let rank = ctx.rank();
@@ -23,7 +23,7 @@ pub(crate) fn cleanup(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
     let mut extra = Extra::default();
     let mut o = open(ctx, Operation::Cleanup, 0, 0.0)?;
     for set in 0..p.data_sets {
-        for index in start..start + p.precreate_per_set {
+        for index in start..start + count {
             let path = names.object(rank, set, index);
             match e.remove(path) {
                 Ok(()) => {

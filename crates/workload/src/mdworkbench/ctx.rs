@@ -16,6 +16,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) report: &'a Report<'a>,
     /// This rank's slot on the session's live counters.
     pub(crate) slot: usize,
+    /// The signal the ranks agreed stops the run (after a phase's end).
+    pub(crate) stopped: std::cell::Cell<Option<i32>>,
 }
 
 impl Ctx<'_> {

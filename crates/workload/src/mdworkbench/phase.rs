@@ -114,6 +114,13 @@ struct RankReport {
 /// report to rank 0, which reports the phase outcome.
 pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(), MdwbError> {
     ctx.comm.barrier()?;
+    // One agreement per phase: was it cut by a signal, and does the run stop?
+    let (cut, sig) = crate::stop::after_phase(ctx.comm, exec::interrupt::requested())?;
+    if let Some(sig) = sig {
+        ctx.stopped.set(Some(sig));
+        // The clean-up runs to its end; a second signal still exits at once.
+        exec::interrupt::resume();
+    }
     let m = open.rec.finish();
     let kinds = m
         .latency
@@ -172,19 +179,22 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
         });
     }
     let p = ctx.params;
-    ctx.report.phase(PhaseOutcome {
-        phase: open.op,
-        iteration: open.iteration,
-        waiting_factor: open.waiting_factor,
-        read_only: p.read_only,
-        object_size: p.object_size,
-        ranks,
-        latency,
-        series,
-        stonewall: extra.stonewall,
-        verification: extra.verify.map(|_| verify),
-        warnings: tally_warnings(&missing, &kept),
-    });
+    ctx.report.phase(
+        PhaseOutcome {
+            phase: open.op,
+            iteration: open.iteration,
+            waiting_factor: open.waiting_factor,
+            read_only: p.read_only,
+            object_size: p.object_size,
+            ranks,
+            latency,
+            series,
+            stonewall: extra.stonewall,
+            verification: extra.verify.map(|_| verify),
+            warnings: tally_warnings(&missing, &kept),
+        },
+        cut,
+    );
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! md-workbench's `run_precreate`: the rank's data sets, then `-P` objects in each, written
 //! with the rank's data pattern and the object's number stamped in.
 
+use exec::interrupt::{Stop, Watch};
 use measure::now_ns;
 use results::mdworkbench::{CREATE, MKDIR};
 use results::Operation;
@@ -36,7 +37,11 @@ pub(crate) fn precreate(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
             Err(err) => return Err(MdwbError::io("mkdir", &dir, err)),
         }
     }
+    let mut watch = Watch::new(o.start, None);
     for index in start..start + p.precreate_per_set {
+        if watch.stop(o.rec.prev()) == Some(Stop::Interrupted) {
+            break;
+        }
         for set in 0..p.data_sets {
             let path = names.object(rank, set, index);
             pattern.stamp(&mut data, item(index, set, p.data_sets));

@@ -39,8 +39,9 @@ impl Report<'_> {
         });
     }
 
-    pub fn phase(&self, o: PhaseOutcome) {
-        let result = phase_result(&o);
+    pub fn phase(&self, o: PhaseOutcome, interrupted: bool) {
+        let mut result = phase_result(&o);
+        result.interrupted = interrupted;
         self.session
             .hub()
             .phase_end(result, Detail::MdWorkbench(&o));

@@ -50,6 +50,7 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
                 seed,
                 report: &report,
                 slot: comm.rank() - ranks.first_local(),
+                stopped: std::cell::Cell::new(None),
             };
             let start = Position {
                 pos: comm.broadcast_u64(plan.start.pos, 0)?,
@@ -61,17 +62,16 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
     let is_peer = |e: &MdwbError| matches!(e, MdwbError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);
     let phases = phases.into_inner();
-    let errors = outcomes
-        .iter()
-        .find_map(|r| r.as_ref().ok())
-        .map_or(session.hub().doc().verification_errors, |&e| e);
+    let ok = outcomes.iter().find_map(|r| r.as_ref().ok());
+    let errors = ok.map_or(session.hub().doc().verification_errors, |&(e, _)| e);
+    let interrupted = ok.and_then(|&(_, sig)| sig);
     let summary = summaries(&phases);
-    session.finish(phases, summary, errors, failure, None)
+    session.finish(phases, summary, errors, failure, interrupted)
 }
 
 /// The run on this rank; returns the objects that did not read back as written, over all
-/// ranks.
-fn run_rank(ctx: &Ctx, start: Position) -> Result<u64, MdwbError> {
+/// ranks, and the signal that stopped the run, if one did.
+fn run_rank(ctx: &Ctx, start: Position) -> Result<(u64, Option<i32>), MdwbError> {
     let p = ctx.params;
     let is_root = ctx.rank() == 0;
     if is_root {
@@ -97,8 +97,11 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<u64, MdwbError> {
     if p.phases.benchmark {
         let mut buffers = Buffers::new(ctx);
         let mut number = 0;
-        for _ in 0..p.iterations {
+        'iterations: for _ in 0..p.iterations {
             for factor in p.waiting_factors() {
+                if ctx.stopped.get().is_some() {
+                    break 'iterations;
+                }
                 let it = Iteration {
                     number,
                     start: pos.pos,
@@ -113,8 +116,18 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<u64, MdwbError> {
         }
         errors = read_errors(ctx)?;
     }
+    // After a signal the ranks moved their data sets unevenly: the clean-up covers every
+    // index any rank may have made (missing objects are skipped).
+    let (from, count) = match ctx.stopped.get() {
+        Some(_) => {
+            let from = ctx.comm.all_reduce_u64(pos.pos, ReduceOp::Min)?;
+            let to = ctx.comm.all_reduce_u64(pos.pos, ReduceOp::Max)?;
+            (from, to - from + p.precreate_per_set)
+        }
+        None => (pos.pos, p.precreate_per_set),
+    };
     if p.phases.cleanup {
-        cleanup(ctx, pos.pos)?;
+        cleanup(ctx, from, count)?;
         if is_root && pos.made_dir {
             // Every rank's data sets are gone (the cleanup's closing barrier): -o is empty
             // unless something else is in it, which stays.
@@ -123,11 +136,16 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<u64, MdwbError> {
                     .warning(&format!("Unable to remove directory {}", p.dir.display()));
             }
         }
+    } else if is_root && ctx.stopped.get().is_some() {
+        ctx.report.warning(
+            "interrupted: the data sets stay as the signal left them; the run-info file is not \
+             updated",
+        );
     } else if is_root {
         status::write(&p.run_info_file, pos)
             .map_err(|e| MdwbError::io("write run-info file", &p.run_info_file, e))?;
     }
-    Ok(errors)
+    Ok((errors, ctx.stopped.get()))
 }
 
 /// Reads that failed their check or came back short, over all ranks and iterations (the
