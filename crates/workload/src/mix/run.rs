@@ -54,7 +54,7 @@ pub fn run(
     }
     let phases = phases.into_inner();
     let summary = summaries(&phases);
-    session.finish(phases, summary, 0, failure)
+    session.finish(phases, summary, 0, failure, None)
 }
 
 fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<(), MixError> {

@@ -38,7 +38,7 @@ pub fn run(p: &StartupParams, ranks: &Ranks, session: &Session) -> Finished<Phas
     let failure = first_failure(&outcomes, is_peer);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
-    session.finish(phases, summary, 0, failure)
+    session.finish(phases, summary, 0, failure, None)
 }
 
 fn run_rank(
