@@ -311,3 +311,28 @@ pub enum ScaleOver {
     Ranks,
     Nodes,
 }
+
+/// clap's error text on one line: its first line without "error: " and its tips, up to the
+/// usage block ("Usage:", "For more information").
+pub fn one_line(rendered: &str) -> String {
+    rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .map(|l| l.strip_prefix("error: ").unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+mod one_line_tests {
+    #[test]
+    fn joins_the_error_and_its_tip_and_drops_the_usage() {
+        let text = "error: unexpected argument '-5' found\n\n  tip: to pass '-5' as a value, use '-- -5'\n\nUsage: iogauge show <ID>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            super::one_line(text),
+            "unexpected argument '-5' found; tip: to pass '-5' as a value, use '-- -5'"
+        );
+    }
+}

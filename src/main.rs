@@ -64,7 +64,10 @@ fn main() -> ExitCode {
     if opts.quiet {
         quiet_stdout();
     }
-    let cli = cli::Cli::parse_from(std::iter::once("iogauge".to_string()).chain(args));
+    let cli = match cli::Cli::try_parse_from(std::iter::once("iogauge".to_string()).chain(args)) {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     #[cfg(feature = "mpi")]
     let launched = launcher::launched(|k| std::env::var(k).ok());
     #[cfg(feature = "mpi")]
@@ -143,6 +146,20 @@ fn main() -> ExitCode {
         drop(mpi);
     }
     ExitCode::from(code)
+}
+
+/// A command line clap refuses: help and version as clap prints them; an error as one line
+/// (docs/errors.md), its tip included, exit status 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind as K;
+    if matches!(
+        e.kind(),
+        K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    eprintln!("iogauge: {}", cli::one_line(&e.render().to_string()));
+    ExitCode::from(2)
 }
 
 /// Starts MPI and checks that it sees the tasks the launcher started; exit status 2 if not.

@@ -88,11 +88,8 @@ impl Storing {
     pub fn open(&self) -> Result<Store, String> {
         let path = self.path()?;
         Store::open(&path).map_err(|e| {
-            format!(
-                "cannot open the result store {}: {e} (--db PATH chooses another file, \
-                 --no-store runs without it)",
-                path.display()
-            )
+            // The store's error names the file already.
+            format!("{e} (--db PATH chooses another file, --no-store runs without it)")
         })
     }
 

@@ -121,6 +121,11 @@ pub struct Global {
     pub allow_root_target: bool,
 }
 
+/// Thread ranks one process starts at most: each is an OS thread with its own stack and
+/// buffers, and far more of them than cores measure the scheduler, not the storage (a typo
+/// such as `-N 100000` would otherwise start 100000 threads).
+pub const MAX_THREAD_RANKS: usize = 4096;
+
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RankSetup {
     pub tasks: Option<usize>,
@@ -212,6 +217,10 @@ impl RankSetup {
         let ranks = self.ranks();
         match (self.tasks, self.fake_nodes) {
             (Some(0), _) => Err("--tasks/-N must be at least 1".to_string()),
+            (Some(t), _) if mpi_world().is_none() && t > MAX_THREAD_RANKS => Err(format!(
+                "--tasks/-N {t}: more thread ranks than one process runs sensibly (at most \
+                 {MAX_THREAD_RANKS}); for more ranks run an MPI build under mpirun or srun (docs/mpi.md)"
+            )),
             (_, Some(0)) => Err("--fake-nodes must be at least 1".to_string()),
             (_, Some(k)) if k > ranks => {
                 Err(format!("--fake-nodes {k} is more than the {ranks} task(s)"))

@@ -1,6 +1,7 @@
 //! One integration-test binary (one link on two cores): modules per workload, each running the
 //! real `iogauge` binary on temporary directories.
 
+mod bad_input;
 mod common;
 mod events;
 mod find;

@@ -3,6 +3,7 @@
 //! `workload::io500::run` with the thread-rank driver, and reports where the results are.
 
 pub mod cli;
+mod creatable;
 pub mod driver;
 pub mod quick;
 mod result_dir;
@@ -184,6 +185,11 @@ fn execute(
     };
     // The result store is the last check: a run that writes nothing is not stored.
     if !s.dry_run && !s.cleanup_only {
+        for (what, dir) in [("datadir", &layout.data), ("resultdir", &layout.result)] {
+            if let Err(e) = creatable::check(what, Path::new(dir)) {
+                return usage(format!("io500: {e}"));
+            }
+        }
         if let Err(e) = global.storing.prepare() {
             return usage(e);
         }

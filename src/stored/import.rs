@@ -16,6 +16,8 @@ pub fn import(global: &Global, paths: &[PathBuf]) -> u8 {
     for p in paths {
         match import::read(p) {
             Ok(i) => read.push(i),
+            // The reader's messages name the file they are about; others get the path.
+            Err(e) if e.contains(&p.display().to_string()) => return usage(format!("import: {e}")),
             Err(e) => return usage(format!("import: {}: {e}", p.display())),
         }
     }

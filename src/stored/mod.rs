@@ -28,6 +28,20 @@ fn open(global: &Global, command: &str) -> Result<Store, u8> {
         .map_err(|e| usage(format!("{command}: {e}")))
 }
 
+/// The store for a command that reads runs by id (show, compare, scaling, report): a store
+/// that does not exist yet holds no run, and is not created for the question.
+fn open_existing(global: &Global, command: &str, ids: &[i64]) -> Result<Store, u8> {
+    match global.storing.path() {
+        Ok(path) if !path.exists() => Err(usage(format!(
+            "{command}: no run {}: there is no result store at {} yet (run a benchmark or \
+             iogauge import first; --db PATH names another store)",
+            ids.first().copied().unwrap_or_default(),
+            path.display()
+        ))),
+        _ => open(global, command),
+    }
+}
+
 /// Runs loaded by id, in the order given, with what the reports need of the store.
 struct Loaded {
     runs: Vec<StoredRun>,

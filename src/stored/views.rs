@@ -6,7 +6,7 @@ use std::path::Path;
 use report::{Figure, ListedRun, Render};
 use store::Filter;
 
-use super::{info_of, open, usage, Loaded};
+use super::{info_of, open, open_existing, usage, Loaded};
 use crate::cli::{Format, ScaleOver};
 use crate::world::Global;
 
@@ -75,10 +75,11 @@ pub fn runs(global: &Global, workload: Option<String>, host: Option<String>, f: 
 
 /// `iogauge show ID`.
 pub fn show(global: &Global, id: i64, f: Format) -> u8 {
-    let loaded = match open(global, "show").and_then(|s| Loaded::read(&s, &[id], "show")) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
+    let loaded =
+        match open_existing(global, "show", &[id]).and_then(|s| Loaded::read(&s, &[id], "show")) {
+            Ok(l) => l,
+            Err(code) => return code,
+        };
     let views = loaded.views();
     print(&report::summarize(&views[0]), f);
     0
@@ -102,7 +103,9 @@ pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Fo
         Ok(t) => t,
         Err(e) => return usage(format!("compare: {e}")),
     };
-    let loaded = match open(global, "compare").and_then(|s| Loaded::read(&s, ids, "compare")) {
+    let loaded = match open_existing(global, "compare", ids)
+        .and_then(|s| Loaded::read(&s, ids, "compare"))
+    {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -144,7 +147,12 @@ pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Fo
 
 /// `iogauge scaling [IDS]`: the runs named, or those with the global `--label`s.
 pub fn scaling(global: &Global, ids: &[i64], by: Option<ScaleOver>, f: Format) -> u8 {
-    let store = match open(global, "scaling") {
+    let opened = if ids.is_empty() {
+        open(global, "scaling")
+    } else {
+        open_existing(global, "scaling", ids)
+    };
+    let store = match opened {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -182,10 +190,11 @@ pub fn scaling(global: &Global, ids: &[i64], by: Option<ScaleOver>, f: Format) -
 
 /// `iogauge report ID... -o FILE`: one run's page, or the comparison of several.
 pub fn report(global: &Global, ids: &[i64], output: &Path) -> u8 {
-    let loaded = match open(global, "report").and_then(|s| Loaded::read(&s, ids, "report")) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
+    let loaded =
+        match open_existing(global, "report", ids).and_then(|s| Loaded::read(&s, ids, "report")) {
+            Ok(l) => l,
+            Err(code) => return code,
+        };
     let views = loaded.views();
     let page = if views.len() == 1 {
         report::html::run_page(&views[0])

@@ -44,6 +44,18 @@ pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
     if b % t != 0 {
         return Err(format!("-b {b} is not a multiple of -t {t}"));
     }
+    // Offsets and the aggregate size are 64-bit (off_t is signed): a product that does not
+    // fit would wrap and the run would write somewhere else than the pattern says.
+    let fits = b
+        .checked_mul(s)
+        .and_then(|x| x.checked_mul(tasks as u64))
+        .is_some_and(|x| x <= i64::MAX as u64);
+    if !fits {
+        return Err(format!(
+            "-b {b} x -s {s} x {tasks} task(s) is more bytes than a 64-bit file offset holds \
+             (at most 2^63 - 1); choose a smaller -b or -s"
+        ));
+    }
     if p.repetitions == 0 {
         return Err("-i 0: at least one repetition is needed".into());
     }
@@ -220,6 +232,7 @@ mod tests {
         (|p| { p.transfer_size = 8; p.block_size = 1004 }, "-b 1004 is not a multiple of 8"),
         (|p| { p.transfer_size = 4096; p.block_size = 1000 }, "-b 1000 is smaller than -t 4096"),
         (|p| { p.transfer_size = 4096; p.block_size = 10000 }, "-b 10000 is not a multiple of -t 4096"),
+        (|p| { p.transfer_size = 1 << 20; p.block_size = 1 << 54; p.segment_count = 1000 }, "-b 18014398509481984 x -s 1000 x 2 task(s) is more bytes than a 64-bit file offset holds"),
         (|p| p.repetitions = 0, "-i 0: "),
         (|p| { p.write_file = false; p.read_file = false }, "no phase: "),
         (|p| { p.random_offset = 1; p.block_size = 1 << 18 }, "-z with -b 262144 equal to -t 262144"),

@@ -36,7 +36,7 @@ fn prepare(s: &Settings, w: &Where, driver: &mut dyn Driver) -> Result<Vec<Optio
         let planned = if will_run {
             let planned = driver.plan(p, &b).map_err(|e| {
                 format!(
-                    "io500: [{}] {e}{}\n  (from: {})",
+                    "io500: [{}] {e}{} (from: {})",
                     p.name,
                     api_hint(cfg, p, &e),
                     b.command.exe()
