@@ -4,6 +4,7 @@
 mod bad_input;
 mod common;
 mod events;
+mod faults;
 mod find;
 mod golden;
 mod io500;

@@ -1,6 +1,7 @@
 //! DUMMY engine (IOR `-a DUMMY`): touches no storage and can inject delays, so the harness's own
 //! overhead, stonewalling and rank imbalance can be measured without a file system.
 
+use crate::fault::{self, Faults};
 use crate::options::EngineOption;
 use crate::{
     Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptValue,
@@ -36,6 +37,10 @@ pub const OPTIONS: &[EngineOption] = &[
         ior_keys: &[],
         metadata: true,
     },
+    fault::FAIL_AT,
+    fault::FAIL_ERRNO,
+    fault::SHORT_AT,
+    fault::FAULT_RANK,
 ];
 
 /// The registry's constructor.
@@ -47,7 +52,14 @@ pub fn make(cfg: &EngineConfig, rank: usize) -> Box<dyn Engine> {
         xfer_us: cfg.number("dummy.delay-xfer"),
         only_rank0: cfg.flag("dummy.delay-only-rank0"),
     };
-    Box::new(DummyEngine::new(delays, rank))
+    let faults = Faults::new(
+        cfg.number("dummy.fail-at"),
+        cfg.number("dummy.fail-errno"),
+        cfg.number("dummy.short-at"),
+        cfg.number("dummy.fault-rank"),
+        rank,
+    );
+    Box::new(DummyEngine::new(delays, rank).with_faults(faults))
 }
 
 /// Injected delays in microseconds (IOR's `--dummy.delay-*` options).
@@ -78,6 +90,7 @@ fn pause(us: u64) {
 pub struct DummyEngine {
     delays: DummyDelays,
     rank: usize,
+    faults: Faults,
 }
 
 impl DummyEngine {
@@ -92,7 +105,17 @@ impl DummyEngine {
 
     /// `rank` decides `only_rank0` for metadata operations; opens use `OpenHints::rank`.
     pub fn new(delays: DummyDelays, rank: usize) -> Self {
-        DummyEngine { delays, rank }
+        DummyEngine {
+            delays,
+            rank,
+            faults: Faults::default(),
+        }
+    }
+
+    /// Injected errors and short transfers (`--dummy.fail-at`, `--dummy.short-at`).
+    pub fn with_faults(mut self, faults: Faults) -> Self {
+        self.faults = faults;
+        self
     }
 
     fn create_pause(&self) {
@@ -119,6 +142,7 @@ impl Engine for DummyEngine {
         mode: OpenMode,
         hints: &OpenHints,
     ) -> io::Result<Box<dyn EngineFile>> {
+        self.faults.op()?;
         let active = self.delays.applies_to(hints.rank);
         // IOR delays its create, not a plain open.
         if active && mode != OpenMode::ReadOnly {
@@ -130,6 +154,7 @@ impl Engine for DummyEngine {
             DummyDelays::default()
         };
         Ok(Box::new(DummyFile {
+            faults: self.faults.clone(),
             close_us: d.close_us,
             sync_us: d.sync_us,
             xfer_us: d.xfer_us,
@@ -137,23 +162,28 @@ impl Engine for DummyEngine {
     }
 
     fn remove(&self, _path: &Path) -> io::Result<()> {
+        self.faults.op()?;
         Ok(())
     }
 
     fn file_size(&self, _path: &Path) -> io::Result<u64> {
+        self.faults.op()?;
         Ok(0)
     }
 
     fn mkdir(&self, _path: &Path) -> io::Result<()> {
+        self.faults.op()?;
         self.create_pause();
         Ok(())
     }
 
     fn rmdir(&self, _path: &Path) -> io::Result<()> {
+        self.faults.op()?;
         Ok(())
     }
 
     fn stat(&self, _path: &Path) -> io::Result<FileStat> {
+        self.faults.op()?;
         Ok(FileStat {
             size: 0,
             is_dir: false,
@@ -167,11 +197,13 @@ impl Engine for DummyEngine {
     }
 
     fn create_file(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        self.faults.op()?;
         self.create_pause();
         Ok(())
     }
 
     fn create_file_synced(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        self.faults.op()?;
         self.create_pause();
         self.sync_pause();
         Ok(())
@@ -179,17 +211,19 @@ impl Engine for DummyEngine {
 
     /// A metadata mutation like mkdir, so it takes the create delay.
     fn rename(&self, _from: &Path, _to: &Path) -> io::Result<()> {
+        self.faults.op()?;
         self.create_pause();
         Ok(())
     }
 
     fn sync_all(&self) -> io::Result<()> {
+        self.faults.op()?;
         self.sync_pause();
         Ok(())
     }
 
     fn read_file(&self, _path: &Path, buf: &mut [u8]) -> io::Result<usize> {
-        Ok(buf.len())
+        self.faults.transfer(buf.len())
     }
 
     // Its files never end: one buffer's worth, as `read_file`.
@@ -198,6 +232,7 @@ impl Engine for DummyEngine {
     }
 
     fn read_dir(&self, _path: &Path) -> io::Result<Vec<DirEntry>> {
+        self.faults.op()?;
         Ok(Vec::new())
     }
 
@@ -210,6 +245,7 @@ impl Engine for DummyEngine {
 
 /// Delays already resolved for this rank (zero when `only_rank0` excludes it).
 struct DummyFile {
+    faults: Faults,
     close_us: u64,
     sync_us: u64,
     xfer_us: u64,
@@ -218,21 +254,23 @@ struct DummyFile {
 impl EngineFile for DummyFile {
     fn write_at(&mut self, buf: &[u8], _offset: u64) -> io::Result<usize> {
         pause(self.xfer_us);
-        Ok(buf.len())
+        self.faults.transfer(buf.len())
     }
 
     fn read_at(&mut self, buf: &mut [u8], _offset: u64) -> io::Result<usize> {
         // The buffer is left as it was: there is no data, which `Caps::does_io` tells callers.
         pause(self.xfer_us);
-        Ok(buf.len())
+        self.faults.transfer(buf.len())
     }
 
     fn sync(&mut self) -> io::Result<()> {
+        self.faults.op()?;
         pause(self.sync_us);
         Ok(())
     }
 
     fn close(self: Box<Self>) -> io::Result<()> {
+        self.faults.op()?;
         pause(self.close_us);
         Ok(())
     }

@@ -14,6 +14,7 @@ mod config;
 mod defaults;
 mod dummy;
 pub mod errno;
+mod fault;
 mod mmap;
 mod options;
 mod posix;

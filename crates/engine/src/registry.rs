@@ -90,7 +90,7 @@ pub static ENGINES: &[EngineInfo] = &[
     EngineInfo {
         name: "DUMMY",
         module: "dummy",
-        help: "no I/O, optional --dummy.delay-* sleeps; measures the harness itself",
+        help: "no I/O, optional --dummy.delay-* sleeps and --dummy.fail-at/short-at faults; measures the harness itself",
         caps: dummy::DummyEngine::CAPS,
         options: dummy::OPTIONS,
         check: None,

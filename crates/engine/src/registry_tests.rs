@@ -136,20 +136,35 @@ fn declared_options() {
             "dummy.delay-close",
             "dummy.delay-sync",
             "dummy.delay-xfer",
-            "dummy.delay-only-rank0"
+            "dummy.delay-only-rank0",
+            "dummy.fail-at",
+            "dummy.fail-errno",
+            "dummy.short-at",
+            "dummy.fault-rank",
         ]
     );
     let mdtest: Vec<_> = all_options()
         .filter(|(_, o)| o.metadata)
         .map(|(_, o)| o.name)
         .collect();
-    assert_eq!(mdtest, ["delay-create", "delay-sync", "delay-only-rank0"]);
+    assert_eq!(
+        mdtest,
+        [
+            "delay-create",
+            "delay-sync",
+            "delay-only-rank0",
+            "fail-at",
+            "fail-errno",
+            "short-at",
+            "fault-rank"
+        ]
+    );
     for (e, o) in all_options() {
         assert_eq!(o.takes_value(), !o.meta.is_empty(), "{}", e.full_name(o));
         assert_eq!(module_of(&e.full_name(o)), Some(e.module));
     }
     let patterns: Vec<_> = ENGINES.iter().map(EngineInfo::options_pattern).collect();
-    let want = [Some("--posix.odirect"), None, Some("--dummy.delay-*")];
+    let want = [Some("--posix.odirect"), None, Some("--dummy.*")];
     assert_eq!(patterns, want.map(|p| p.map(String::from)));
     let (e, o) = find_option("posix.odirect").unwrap();
     assert_eq!((e.name, o.name), ("POSIX", "odirect"));

@@ -14,6 +14,9 @@ use crate::ior::error::IorError;
 use crate::ior::outcome::{ErrorAt, VerifyOutcome};
 use crate::ior::pattern::AccessPattern;
 
+/// IOR's limit on the attempts to finish one partial transfer (`MAX_RETRY`, iordef.h).
+const MAX_RETRY: u32 = 10000;
+
 /// One rank's open file and what its transfers need.
 pub(crate) struct Mover<'a> {
     pub file: Box<dyn EngineFile>,
@@ -34,14 +37,12 @@ impl Mover<'_> {
     #[inline(always)]
     fn write_one(&mut self, offset: u64) -> Result<u64, IorError> {
         self.data.stamp(self.buf, offset);
-        let n = self
+        let mut n = self
             .file
             .write_at(self.buf, offset)
             .map_err(|e| IorError::io("write", self.path, Some(offset), e))?;
         if n < self.buf.len() {
-            // Engines retry short writes; a short count that still comes back is a failure,
-            // never a transfer counted as whole.
-            return Err(self.short_write(offset, n));
+            n = self.rest("write", offset, n)?;
         }
         if self.fsync_per_write {
             self.file
@@ -49,16 +50,6 @@ impl Mover<'_> {
                 .map_err(|e| IorError::io("fsync", self.path, None, e))?;
         }
         Ok(n as u64)
-    }
-
-    #[cold]
-    fn short_write(&self, offset: u64, n: usize) -> IorError {
-        IorError::ShortWrite {
-            path: self.path.display().to_string(),
-            offset,
-            got: n as u64,
-            want: self.buf.len() as u64,
-        }
     }
 
     /// One read; a data error is counted on `rec`'s live counters too.
@@ -69,10 +60,14 @@ impl Mover<'_> {
             // Make sure the read really lands in the buffer (IOR's invalidate_buffer_pattern).
             self.buf[0] = !self.buf[0];
         }
-        let n = self
+        let mut n = self
             .file
             .read_at(self.buf, offset)
-            .map_err(|e| IorError::io("read", self.path, Some(offset), e))? as u64;
+            .map_err(|e| IorError::io("read", self.path, Some(offset), e))?;
+        if n < self.buf.len() && n > 0 {
+            n = self.rest("read", offset, n)?;
+        }
+        let n = n as u64;
         if n < want {
             return Err(IorError::ShortRead {
                 path: self.path.display().to_string(),
@@ -85,6 +80,54 @@ impl Mover<'_> {
             self.check(offset, rec)?;
         }
         Ok(n)
+    }
+
+    /// A transfer that moved `done` of its bytes: warn as IOR does ("partial write") and
+    /// move the rest, up to IOR's `MAX_RETRY` attempts; returns the bytes moved in all. A
+    /// write that moves nothing is an error; a read that gets nothing is end of file (the
+    /// caller's short read).
+    #[cold]
+    #[inline(never)]
+    fn rest(&mut self, op: &'static str, offset: u64, mut done: usize) -> Result<usize, IorError> {
+        let len = self.buf.len();
+        let mut tries = 0;
+        while done < len {
+            eprintln!(
+                "WARNING: rank {}, partial {op} of {}, {done} of {len} bytes at offset {offset}; \
+                 retrying the rest",
+                self.rank,
+                self.path.display()
+            );
+            tries += 1;
+            if tries > MAX_RETRY {
+                return Err(IorError::io(
+                    op,
+                    self.path,
+                    Some(offset + done as u64),
+                    std::io::Error::other(format!("still partial after {MAX_RETRY} retries")),
+                ));
+            }
+            let at = offset + done as u64;
+            let n = if self.write {
+                self.file.write_at(&self.buf[done..], at)
+            } else {
+                self.file.read_at(&mut self.buf[done..], at)
+            }
+            .map_err(|e| IorError::io(op, self.path, Some(at), e))?;
+            if n == 0 && self.write {
+                return Err(IorError::io(
+                    op,
+                    self.path,
+                    Some(at),
+                    std::io::Error::new(std::io::ErrorKind::WriteZero, "write moved 0 bytes"),
+                ));
+            }
+            if n == 0 {
+                break;
+            }
+            done += n;
+        }
+        Ok(done)
     }
 
     #[cold]
