@@ -47,6 +47,22 @@ status=${PIPESTATUS[0]}
 cargo test --release --locked --features mpi -p exec -p iogauge --lib --bins --tests 2>&1 | tee -a "$log"
 status2=${PIPESTATUS[0]}
 [ "$status" -ne 0 ] || status=$status2
+# Pass 3, fuzzing (docs/testing.md): each cargo fuzz target for a few seconds. cargo-fuzz
+# needs nightly features; RUSTC_BOOTSTRAP=1 lets the stable compiler provide them.
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked 2>&1 | tail -n 1
+fuzz_start=$(date +%s)
+(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz build -O 2>&1 | tail -n 1)
+echo "fuzz targets built in $(( $(date +%s) - fuzz_start )) s"
+for target in size ini import_json import_txt; do
+  if (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- -max_total_time=5 2>&1 \
+      | grep -E '^Done|SUMMARY|panicked' | sed "s/^/fuzz $target: /"; exit "${PIPESTATUS[0]}"); then
+    echo "test result: ok. 1 passed; 0 failed (fuzz $target)" | tee -a "$log"
+  else
+    echo "fuzz $target: crashed (fuzz/artifacts/$target holds the input); 1 failed" | tee -a "$log"
+    status2=1
+  fi
+done
+[ "$status" -ne 0 ] || status=$status2
 # Leave the default (non-MPI) binary in target/release, as the README's first command expects.
 cargo build --release --locked 2>&1 | tail -n 1
 set -e
