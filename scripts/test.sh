@@ -13,6 +13,9 @@ command -v mpicc >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
 # (bindgen loads libclang.so; libclang-cpp, which some images carry, is not it)
 dpkg -s libclang-dev >/dev/null 2>&1 || need_apt+=(libclang-dev)
 command -v timeout >/dev/null 2>&1 || need_apt+=(coreutils)
+# The Slurm test (scripts/slurm-test.sh): a single-node Slurm with munge, on its own dirs and ports.
+command -v slurmctld >/dev/null 2>&1 || need_apt+=(slurm-wlm)
+command -v munged >/dev/null 2>&1 || need_apt+=(munge)
 # The live-metrics tests (tests/monitoring) start a real Prometheus and InfluxDB 1.x on ports
 # and directories of their own (never the packages' services).
 command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
@@ -47,6 +50,9 @@ status=${PIPESTATUS[0]}
 cargo test --release --locked --features mpi -p exec -p iogauge --lib --bins --tests 2>&1 | tee -a "$log"
 status2=${PIPESTATUS[0]}
 [ "$status" -ne 0 ] || status=$status2
+# The MPI binary the pass above built, under Slurm: sbatch/salloc + mpirun and srun --mpi=pmix.
+scripts/slurm-test.sh target/release/iogauge 2>&1 | tee -a "$log"
+status2=${PIPESTATUS[0]}
 # Pass 3, fuzzing (docs/testing.md): each cargo fuzz target for a few seconds. cargo-fuzz
 # needs nightly features; RUSTC_BOOTSTRAP=1 lets the stable compiler provide them.
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked 2>&1 | tail -n 1

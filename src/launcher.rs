@@ -111,6 +111,26 @@ pub fn size_mismatch(l: &Launched, mpi_size: usize) -> Option<String> {
     })
 }
 
+/// `srun -n N` (N > 1) that gave the tasks no process-management interface (`--mpi=none`, or
+/// `MpiDefault=none` in slurm.conf): no PMIx nor PMI variable is set, so MPI cannot join
+/// the tasks into one world. Open MPI then aborts inside `MPI_Init` with a page of text
+/// and status 1; this says what to do, before MPI starts, with status 2.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub fn srun_without_pmi(lookup: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let tasks = lookup("SLURM_STEP_NUM_TASKS")?.trim().parse::<u64>().ok()?;
+    let wired = ["PMIX_RANK", "PMI_RANK", "PMI_FD", "OMPI_COMM_WORLD_SIZE"]
+        .iter()
+        .any(|v| lookup(v).is_some());
+    (tasks > 1 && !wired).then(|| {
+        format!(
+            "iogauge: srun started {tasks} tasks (SLURM_STEP_NUM_TASKS={tasks}) without a \
+             process-management interface (srun --mpi=none, or MpiDefault=none in slurm.conf), \
+             so MPI cannot join them into one job; use `srun --mpi=pmix` (see `srun --mpi=list` \
+             and docs/mpi.md, \"Slurm\")"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +196,19 @@ mod tests {
         let pmix = launched(env(&[("PMIX_RANK", "3")])).unwrap();
         assert_eq!(size_mismatch(&pmix, 8), None);
         assert!(size_mismatch(&pmix, 1).is_some());
+    }
+
+    #[test]
+    fn srun_without_a_pmi_is_named() {
+        let none = env(&[("SLURM_STEP_NUM_TASKS", "4")]);
+        assert!(srun_without_pmi(none).unwrap().contains("srun --mpi=pmix"));
+        let pmix = env(&[("SLURM_STEP_NUM_TASKS", "4"), ("PMIX_RANK", "2")]);
+        assert_eq!(srun_without_pmi(pmix), None);
+        let pmi2 = env(&[("SLURM_STEP_NUM_TASKS", "4"), ("PMI_FD", "11")]);
+        assert_eq!(srun_without_pmi(pmi2), None);
+        assert_eq!(
+            srun_without_pmi(env(&[("SLURM_STEP_NUM_TASKS", "1")])),
+            None
+        );
     }
 }

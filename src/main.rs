@@ -71,6 +71,11 @@ fn main() -> ExitCode {
     #[cfg(feature = "mpi")]
     let launched = launcher::launched(|k| std::env::var(k).ok());
     #[cfg(feature = "mpi")]
+    if let Some(refusal) = launcher::srun_without_pmi(|k| std::env::var(k).ok()) {
+        eprintln!("{refusal}");
+        return ExitCode::from(2);
+    }
+    #[cfg(feature = "mpi")]
     let mpi = if cli.mpi || launched.is_some() {
         match start_mpi(launched.as_ref()) {
             Ok(m) => Some(m),
