@@ -20,13 +20,6 @@ pub enum IorError {
         got: u64,
         want: u64,
     },
-    #[error("short write of {path} at offset {offset}: {got} of {want} bytes (the engine retried; the storage accepted no more)")]
-    ShortWrite {
-        path: String,
-        offset: u64,
-        got: u64,
-        want: u64,
-    },
     #[error("data check failed on {path} at offset {offset}; stopping as -q asks")]
     QuitOnError { path: String, offset: u64 },
     #[error(transparent)]
