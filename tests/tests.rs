@@ -16,8 +16,8 @@ mod monitoring;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod preset;
-mod startup;
 mod safety;
+mod startup;
 mod store;
 mod sweep;
 mod values;

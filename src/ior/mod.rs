@@ -117,7 +117,10 @@ pub fn main(args: &[String], global: &Global) -> u8 {
             eprintln!("{line}");
         }
     }
-    run(&cmd, &setup, out, warnings, global)
+    // IOR prints its own argv; ours is the tool's words after `iogauge ior` (the global
+    // options iogauge took out of the line are not IOR's).
+    let command_line = format!("iogauge ior {}", args.join(" "));
+    run(&cmd, &setup, out, warnings, global, command_line)
 }
 
 /// The IOR report and the per-rank CSV a plan asks for (on the reporting process only).
@@ -162,12 +165,9 @@ fn run(
     out: Box<dyn Write + Send>,
     warnings: Vec<String>,
     global: &Global,
+    command_line: String,
 ) -> u8 {
     let p = &cmd.params;
-    let command_line = format!(
-        "iogauge ior {}",
-        std::env::args().skip(2).collect::<Vec<_>>().join(" ")
-    );
     let mut doc = RunResult::new(
         Parameters::Ior(p.clone()),
         std::env::args().collect(),

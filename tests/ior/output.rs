@@ -112,3 +112,23 @@ fn result_document_has_latency_series_and_environment() {
     );
     assert_eq!(text.lines().count(), 1 + 2 * 2, "{text}");
 }
+
+#[test]
+fn command_line_is_iors_words_whatever_global_options_come_first() {
+    let d = shm();
+    let o = d.path().join("t");
+    let r = iogauge(&format!(
+        "--no-store --label k=v ior -a DUMMY -t 1k -b 4k -o {}",
+        o.display()
+    ))
+    .ok();
+    let line = format!(
+        "Command line        : iogauge ior -a DUMMY -t 1k -b 4k -o {}\n",
+        o.display()
+    );
+    assert!(
+        r.stdout.contains(&line),
+        "{line:?} missing in\n{}",
+        r.stdout
+    );
+}
