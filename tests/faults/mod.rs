@@ -4,3 +4,4 @@
 
 mod dm_error;
 mod injected;
+mod rank_agreement;

@@ -103,3 +103,108 @@ fn enospc_mid_phase_ends_it_cleanly_and_keeps_the_finished_phases() {
     assert_eq!(stored["exit_code"], 1);
     assert_eq!(stored["phases"].as_array().unwrap().len(), 2);
 }
+
+/// A directory with a user's file in it on a tmpfs of `mib` MiB; `None` (with a message)
+/// where mounting is not permitted.
+fn target_with_user_file(mib: u64) -> Option<(SmallFs, PathBuf)> {
+    let Some(fs) = SmallFs::mount(mib) else {
+        eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        return None;
+    };
+    let t = fs.dir.join("run");
+    std::fs::create_dir(&t).unwrap();
+    std::fs::write(t.join("user.txt"), "mine").unwrap();
+    Some((fs, t))
+}
+
+/// Runs `iogauge --db DB ARGS --json J` (ARGS split on whitespace) to its end; checks exit status 1 and the ENOSPC line
+/// naming `item` (a path prefix); returns the document and the stored run's phase count.
+fn fails_with_enospc(args: &str, item: &Path) -> (serde_json::Value, usize) {
+    let d = tmp();
+    let (j, db) = (d.path().join("r.json"), d.path().join("db.sqlite"));
+    let mut line = vec!["--db", db.to_str().unwrap()];
+    line.extend(args.split_whitespace());
+    line.extend(["--json", j.to_str().unwrap()]);
+    let out = spawn(&line).wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("No space left on device (ENOSPC)"))
+        .unwrap_or_else(|| panic!("no ENOSPC line in:\n{stderr}"));
+    assert!(line.contains(&item.display().to_string()), "{line}");
+    assert!(line.contains("rank "), "{line}");
+    let doc = json(&j);
+    assert_eq!(doc["exit_code"], 1);
+    assert!(doc["invalid"][0].as_str().unwrap().contains("ENOSPC"));
+    let shown = iogauge(&format!("--db {} show 1 --format json", db.display())).ok();
+    let stored: serde_json::Value = serde_json::from_str(&shown.stdout).unwrap();
+    assert_eq!(stored["exit_code"], 1);
+    (doc, stored["phases"].as_array().unwrap().len())
+}
+
+fn phase_names(doc: &serde_json::Value) -> Vec<&str> {
+    let phases = doc["phases"].as_array().unwrap();
+    phases
+        .iter()
+        .map(|p| p["operation"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn mdtest_enospc_in_the_file_create_removes_the_tree_and_keeps_the_dir_phases() {
+    let Some((_fs, t)) = target_with_user_file(2) else {
+        return;
+    };
+    // The directory phases fit (tmpfs directories take no data pages); 2 x 1000 files of
+    // 4 KiB do not fit in 2 MiB. -d names a directory the run makes.
+    let md = t.join("md");
+    let args = format!("mdtest --tasks 2 -n 1000 -w 4096 -d {}", md.display());
+    let (doc, stored) =
+        fails_with_enospc(&args, &md.join("test-dir.0-0/mdtest_tree.0/file.mdtest."));
+    let done = [
+        "tree-create",
+        "dir-create",
+        "dir-stat",
+        "dir-rename",
+        "dir-remove",
+    ];
+    assert_eq!(phase_names(&doc), done);
+    assert_eq!(stored, done.len());
+    // The items, the tree, the test directory and -d are gone; the user's file is not.
+    assert_eq!(listing(&t), ["user.txt"]);
+}
+
+#[test]
+fn mdtest_create_only_keeps_what_it_made_after_enospc() {
+    let Some((_fs, t)) = target_with_user_file(2) else {
+        return;
+    };
+    // -C without -r: the user asked for the tree, so it stays (as after a finished -C run).
+    let args = format!("mdtest -C -F -n 1000 -w 4096 -d {}", t.display());
+    let (doc, _) = fails_with_enospc(&args, &t.join("test-dir.0-0/mdtest_tree.0/file.mdtest."));
+    assert_eq!(phase_names(&doc), ["tree-create"]);
+    assert_eq!(listing(&t), ["test-dir.0-0", "user.txt"]);
+    assert!(has_entry(
+        &t.join("test-dir.0-0/mdtest_tree.0"),
+        "file.mdtest.0."
+    ));
+}
+
+#[test]
+fn md_workbench_enospc_in_the_precreate_removes_its_data_sets() {
+    let Some((_fs, t)) = target_with_user_file(2) else {
+        return;
+    };
+    // 2 ranks x 4 sets x 300 objects of 4 KiB: 9.4 MiB, in 2 MiB. The run makes -o.
+    let wb = t.join("wb");
+    let args = format!(
+        "md-workbench --tasks 2 -D 4 -P 300 -I 100 -S 4096 -o {}",
+        wb.display()
+    );
+    let (doc, stored) = fails_with_enospc(&args, &wb);
+    // The precreate is the first phase: none finished.
+    assert!(phase_names(&doc).is_empty());
+    assert_eq!(stored, 0);
+    assert_eq!(listing(&t), ["user.txt"]);
+}

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use engine::Engine;
 use exec::Comm;
 
+use super::error::MdError;
 use super::naming::{effective_stride, test_dir_name};
 use super::report::Report;
 use super::tree::Shape;
@@ -30,6 +31,11 @@ pub(crate) struct Ctx<'a> {
     /// The signal the ranks agreed stops the run: from then on only the remove phases run,
     /// untimed and unreported, to take away what the run made.
     pub(crate) stopped: std::cell::Cell<Option<i32>>,
+    /// This rank's first I/O error: the rank stops its work there but still reaches every
+    /// collective, so the ranks agree at the phase's end and clean up together.
+    failed: std::cell::RefCell<Option<MdError>>,
+    /// The ranks agreed that a rank failed: as after a signal, only the remove phases run.
+    pub(crate) failing: std::cell::Cell<bool>,
 }
 
 impl<'a> Ctx<'a> {
@@ -60,12 +66,44 @@ impl<'a> Ctx<'a> {
             report,
             slot,
             stopped: std::cell::Cell::new(None),
+            failed: std::cell::RefCell::new(None),
+            failing: std::cell::Cell::new(false),
         }
     }
 
-    /// A signal stopped the run: the phases left are the clean-up's remove phases.
+    /// A signal or a rank's failure stopped the run: the phases left are the clean-up's
+    /// remove phases.
     pub(crate) fn cleaning(&self) -> bool {
-        self.stopped.get().is_some()
+        self.stopped.get().is_some() || self.failing.get()
+    }
+
+    /// Whether this rank met an I/O error (agreed or not yet).
+    pub(crate) fn failed_here(&self) -> bool {
+        self.failed.borrow().is_some()
+    }
+
+    /// This rank's first I/O error, taken out for the final report.
+    pub(crate) fn take_failure(&self) -> Option<MdError> {
+        self.failed.borrow_mut().take()
+    }
+
+    /// An operation's result where an I/O error does not end the rank at once: the first one
+    /// is kept and `Ok(None)` returned, so the rank still reaches the collectives and the
+    /// clean-up; in the clean-up a name that is not there was never made (`Ok(None)` too).
+    /// Only a broken run (a lost peer, a bad report) is returned as an error.
+    pub(crate) fn absorb<T>(&self, r: Result<T, MdError>) -> Result<Option<T>, MdError> {
+        match r {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if self.cleaning() && e.not_found() => Ok(None),
+            Err(e @ MdError::Io { .. }) => {
+                let mut first = self.failed.borrow_mut();
+                if first.is_none() {
+                    *first = Some(e);
+                }
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     pub(crate) fn rank(&self) -> u64 {

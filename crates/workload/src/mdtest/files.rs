@@ -128,7 +128,8 @@ fn create(
         extra.stonewall = Some(sw);
     }
     close(ctx, Operation::FileCreate, iteration, o, extra)?;
-    if let (Some(path), 0, true) = (&p.status_file, ctx.rank(), p.stonewall_s > 0.0) {
+    let written = p.stonewall_s > 0.0 && !ctx.cleaning();
+    if let (Some(path), 0, true) = (&p.status_file, ctx.rank(), written) {
         // A bare decimal, as mdtest's StoreStoneWallingIterations.
         std::fs::write(path, limit.to_string())
             .map_err(|err| MdError::io("write stonewall status file", path, err))?;

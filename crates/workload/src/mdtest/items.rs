@@ -104,6 +104,10 @@ where
     // Item number of position 0 in item-number order (hoisted: -L computes it from b^z).
     let first = shape.numbered(0);
     let mut pos = s.from;
+    if ctx.failed_here() && !ctx.cleaning() {
+        // This rank failed earlier in the phase (before a stonewall's wear-out, say).
+        return Ok(pos);
+    }
     let mut watch = Watch::new(rec.prev(), s.deadline);
     while pos < s.to {
         let dir_loop = pos / per_loop;
@@ -122,10 +126,15 @@ where
                 Order::Creation(dirs) => shape.created(dirs, inner),
                 Order::Numbered { .. } => first + inner,
             };
-            let bytes = match op(paths.item(k / ipd, k), k) {
-                // The clean-up after a signal removes every name the run may have made.
-                Err(e) if ctx.cleaning() && e.not_found() => 0,
-                r => r?,
+            // The clean-up (after a signal or a failure) tries every name the run may have
+            // made, past missing ones and errors; elsewhere the first error ends this rank's
+            // work (kept for the agreement at the phase's end).
+            let Some(bytes) = ctx.absorb(op(paths.item(k / ipd, k), k))? else {
+                if !ctx.cleaning() {
+                    return Ok(pos);
+                }
+                pos += 1;
+                continue;
             };
             let now = rec.record(0, bytes);
             pos += 1;
@@ -169,6 +178,9 @@ pub(crate) fn rename_rotation(
     let ipd = shape.items_per_dir;
     let mut base = 0;
     let mut dir_loop = 0;
+    if ctx.failed_here() {
+        return Ok(());
+    }
     while base < count {
         let n = (count - base).min(per_loop);
         if n < 2 {
@@ -202,7 +214,10 @@ pub(crate) fn rename_rotation(
                     .rename(from, to)
                     .map_err(|e| MdError::io("rename", from, e))
             };
-            result?;
+            if ctx.absorb(result)?.is_none() {
+                // The rotation is cut: the ranks agree at the phase's end and clean up.
+                return Ok(());
+            }
             rec.record(0, 0);
         }
         base += n;

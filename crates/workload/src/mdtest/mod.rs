@@ -6,10 +6,11 @@
 //! (the iteration loop), `files` and `items` are the per-rank operation loops, `phase` the
 //! timed bracket around each phase and the reduction to rank 0's `outcome`, which `report`
 //! turns into the session's events. `leftover` handles a tree an earlier run left (mdtest's
-//! warnings, said once per phase).
+//! warnings, said once per phase); `failure` how the ranks agree that one of them failed.
 
 mod ctx;
 mod error;
+mod failure;
 mod files;
 mod items;
 mod leftover;

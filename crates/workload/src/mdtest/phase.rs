@@ -121,14 +121,16 @@ pub(crate) fn close(
 ) -> Result<(), MdError> {
     let end_before_barrier = now_ns();
     // mdtest syncs in its phase bracket, which the tree phases do not use.
-    if ctx.params.call_sync && !op.is_tree() {
-        ctx.engine
-            .sync_all()
-            .map_err(|e| MdError::io("sync", std::path::Path::new("(all file systems)"), e))?;
+    if ctx.params.call_sync && !op.is_tree() && !ctx.failed_here() {
+        let synced = ctx.engine.sync_all();
+        let all = std::path::Path::new("(all file systems)");
+        ctx.absorb(synced.map_err(|e| MdError::io("sync", all, e)))?;
     }
     ctx.comm.barrier()?;
     let end = now_ns();
-    if open.cleanup {
+    // Did a rank fail? Then the phase is not reported (its figures cover a cut run) and the
+    // ranks go on together to the clean-up.
+    if crate::mdtest::failure::agreed(ctx)? || open.cleanup {
         return Ok(());
     }
     // One agreement per phase: was it cut by a signal, and does the run stop?

@@ -1,12 +1,13 @@
 //! The iteration loop of an mdtest run (`mdtest_iteration`): tree create, directory phases,
 //! file phases, tree remove, with mdtest's barriers and its stonewall agreement.
 
-use exec::{first_failure, CommError, Ranks, ReduceOp};
+use exec::{CommError, Ranks, ReduceOp};
 use results::mdtest::summaries;
 use results::Operation;
 
 use super::ctx::{Ctx, Seeds};
 use super::error::MdError;
+use super::failure;
 use super::items::{no_bytes, timed_pass, Sweep};
 use super::leftover::{self, Leftover, Tally};
 use super::naming::{tree_base, Kind, PathBuilder, Step};
@@ -58,9 +59,9 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
         })
     });
     let is_peer = |e: &MdError| matches!(e, MdError::Comm(CommError::PeerFailed { .. }));
-    let failure = first_failure(&outcomes, is_peer);
-    let phases = phases.into_inner();
     let ok = outcomes.iter().find_map(|r| r.as_ref().ok());
+    let failure = crate::stop::run_failure(&outcomes, is_peer, |t| t.failure.clone());
+    let phases = phases.into_inner();
     let errors = ok.map_or(session.hub().doc().verification_errors, |t| t.errors);
     let interrupted = ok.and_then(|t| t.interrupted);
     let summary = summaries(&phases);
@@ -73,6 +74,9 @@ struct RunTotals {
     errors: u64,
     /// The signal that stopped the run, agreed by every rank.
     interrupted: Option<i32>,
+    /// The first rank's I/O error that ended the run ("rank N: ..."), on rank 0 (an empty
+    /// string on the others; `None` when no rank failed).
+    failure: Option<String>,
 }
 
 fn unix_seconds() -> u64 {
@@ -111,7 +115,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, MdError> {
         }
     }
     let seeds = Seeds { data, random };
-    let created_root = make_root(ctx)?;
+    let created_root = ctx.absorb(make_root(ctx))?.unwrap_or(false);
     let mut errors = 0;
     for iteration in 0..p.iterations {
         if ctx.cleaning() {
@@ -121,14 +125,23 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, MdError> {
     }
     if created_root && p.phases.remove {
         let root = p.dir_of(ctx.rank());
-        ctx.engine
-            .rmdir(root)
-            .map_err(|e| MdError::io("rmdir", root, e))?;
+        let removed = ctx.engine.rmdir(root);
+        if ctx.cleaning() && removed.is_err() {
+            // Not empty after a cut run: what is left stays, said once.
+            ctx.report.warning(&format!(
+                "could not remove the test directory {} the run made: it is not empty",
+                root.display()
+            ));
+        } else {
+            ctx.absorb(removed.map_err(|e| MdError::io("rmdir", root, e)))?;
+        }
     }
     let errors = ctx.comm.all_reduce_u64(errors, ReduceOp::Sum)?;
+    let failure = failure::first(ctx)?;
     Ok(RunTotals {
         errors,
         interrupted: ctx.stopped.get(),
+        failure,
     })
 }
 
@@ -157,7 +170,12 @@ fn iterate(ctx: &Ctx, seeds: &Seeds, iteration: u32) -> Result<u64, MdError> {
         if ctx.owns_path() {
             for l in 0..ctx.shape.loops {
                 let dir = ctx.test_dir(ctx.rank(), iteration, l);
-                leftover::mkdir(ctx.engine, &dir, &mut existing)?;
+                if ctx
+                    .absorb(leftover::mkdir(ctx.engine, &dir, &mut existing))?
+                    .is_none()
+                {
+                    break;
+                }
             }
         }
         leftover::report(ctx, Leftover::TestDirExists, iteration, existing)?;
@@ -181,7 +199,7 @@ fn iterate(ctx: &Ctx, seeds: &Seeds, iteration: u32) -> Result<u64, MdError> {
         if ctx.owns_path() {
             for l in 0..ctx.shape.loops {
                 let dir = ctx.test_dir(ctx.rank(), iteration, l);
-                leftover::rmdir(ctx.engine, &dir, &mut kept)?;
+                ctx.absorb(leftover::rmdir(ctx.engine, &dir, &mut kept))?;
             }
         }
         leftover::report(ctx, Leftover::TestDirKept, iteration, kept)?;
@@ -209,18 +227,26 @@ fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
     expect.ops = Some(trees * ctx.shape.loops * order.len() as u64);
     let mut o = open(ctx, op, iteration, false, expect)?;
     let mut left = Tally::default();
-    if p.unique_dir || ctx.rank() == 0 {
+    // A rank that failed before the phase makes nothing more; the clean-up removes.
+    let works = !ctx.failed_here() || ctx.cleaning();
+    if works && (p.unique_dir || ctx.rank() == 0) {
         let owner = if p.unique_dir { ctx.rank() } else { 0 };
         let base = tree_base(p.unique_dir, owner);
-        for l in 0..ctx.shape.loops {
+        'loops: for l in 0..ctx.shape.loops {
             let test_dir = ctx.test_dir(owner, iteration, l);
             let mut paths = PathBuilder::new(&test_dir, ctx.shape.tree, &base, "");
             for &d in &order {
                 let dir = paths.dir(d);
-                if create {
-                    leftover::mkdir(ctx.engine, dir, &mut left)?;
+                let done = if create {
+                    leftover::mkdir(ctx.engine, dir, &mut left)
                 } else {
-                    leftover::rmdir(ctx.engine, dir, &mut left)?;
+                    leftover::rmdir(ctx.engine, dir, &mut left)
+                };
+                if ctx.absorb(done)?.is_none() {
+                    if !ctx.cleaning() {
+                        break 'loops;
+                    }
+                    continue;
                 }
                 o.rec.record(0, 0);
             }

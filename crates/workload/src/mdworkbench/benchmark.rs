@@ -114,18 +114,29 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
     let mut wall: Option<(u64, u64)> = None;
     let mut f = 0;
     let mut watch = Watch::new(o.start, None);
-    while f < total {
+    // An I/O error ends this rank's loop (kept for the agreement at the close); the rank
+    // still joins the collectives below, as a rank that finished before its wall does.
+    let failed_before = ctx.failed_here();
+    macro_rules! or_stop {
+        ($r:expr, $op:expr, $path:expr, $groups:lifetime) => {
+            match $r {
+                Ok(v) => v,
+                Err(err) => {
+                    ctx.absorb(Err(MdwbError::io($op, $path, err)))?;
+                    break $groups;
+                }
+            }
+        };
+    }
+    'groups: while f < total && !failed_before {
         for d in 0..sets {
             let prev = it.start + f;
             let reader = read_rank(rank, p.offset, d, ranks);
             let path = names.object(reader, d, prev);
-            e.stat(path)
-                .map_err(|err| MdwbError::io("stat", path, err))?;
+            or_stop!(e.stat(path), "stat", path, 'groups);
             o.counts.obj_stat.ok += 1;
             done(&mut o.rec, STAT, 0, factor);
-            let n = e
-                .read_file(path, &mut b.read)
-                .map_err(|err| MdwbError::io("read", path, err))?;
+            let n = or_stop!(e.read_file(path, &mut b.read), "read", path, 'groups);
             let bad = if (n as u64) < size {
                 Some(n as u64)
             } else if let Some(c) = b.checkers.get_mut(b.check_of[d as usize]) {
@@ -149,8 +160,7 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
             if p.read_only {
                 continue;
             }
-            e.remove(path)
-                .map_err(|err| MdwbError::io("delete", path, err))?;
+            or_stop!(e.remove(path), "delete", path, 'groups);
             o.counts.obj_delete.ok += 1;
             done(&mut o.rec, DELETE, 0, factor);
             let writer = write_rank(rank, p.offset, d, ranks);
@@ -168,7 +178,7 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
                     o.rec.error();
                     o.rec.restart(now_ns());
                 }
-                Err(err) => return Err(MdwbError::io("create", path, err)),
+                Err(err) => or_stop!(Err::<(), _>(err), "create", path, 'groups),
             }
         }
         f += 1;

@@ -12,10 +12,11 @@ use super::error::MdwbError;
 use super::naming::{set_dir, Names};
 use super::phase::{close, open, Extra};
 
-/// Removes the objects `start .. start + P` and the data sets of this rank. An object that is
-/// not there (an earlier, partial cleanup) is counted and reported, as is a data set that
-/// cannot be removed; any other error stops the run.
-pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64) -> Result<(), MdwbError> {
+/// Removes the objects `start .. start + count` and (with `sets`) the data sets of this
+/// rank. An object that is not there (an earlier, partial cleanup) is counted and reported,
+/// as is a data set that cannot be removed; any other error is kept as this rank's failure
+/// and the removal goes on past it (the ranks agree at the close).
+pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64, sets: bool) -> Result<(), MdwbError> {
     let p = ctx.params;
     let e = ctx.engine;
     let rank = ctx.rank();
@@ -34,8 +35,14 @@ pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64) -> Result<(), MdwbError
                     extra.missing.note(path);
                     o.rec.restart(now_ns());
                 }
-                Err(err) => return Err(MdwbError::io("delete", path, err)),
+                Err(err) => {
+                    ctx.absorb(Err(MdwbError::io("delete", path, err)))?;
+                    o.rec.restart(now_ns());
+                }
             }
+        }
+        if !sets {
+            continue;
         }
         let dir = set_dir(&p.dir, rank, set);
         match e.rmdir(&dir) {

@@ -13,6 +13,7 @@ mod benchmark;
 mod cleanup;
 mod ctx;
 mod error;
+mod failure;
 pub mod naming;
 pub mod outcome;
 mod phase;

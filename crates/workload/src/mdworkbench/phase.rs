@@ -35,7 +35,8 @@ pub(crate) fn open(
 ) -> Result<Open, MdwbError> {
     // Made before the clock starts: new histograms write their whole count arrays.
     let mut rec = ctx.report.session.recorder(ctx.slot, KINDS.len());
-    if ctx.rank() == 0 {
+    // The removal after a failure is neither timed nor reported.
+    if ctx.rank() == 0 && !ctx.failing.get() {
         // Before the barrier, so no sink runs while other ranks are in the timed window.
         // Only the benchmark phase stops at the stonewall (-w).
         let wall = if op == Operation::Benchmark {
@@ -114,6 +115,12 @@ struct RankReport {
 /// report to rank 0, which reports the phase outcome.
 pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(), MdwbError> {
     ctx.comm.barrier()?;
+    // Did a rank fail? Then the phase is not reported (its figures cover a cut run), nor
+    // is the clean-up after it.
+    if crate::stop::any_failed(ctx.comm, ctx.failed_here())? {
+        ctx.failing.set(true);
+        return Ok(());
+    }
     // One agreement per phase: was it cut by a signal, and does the run stop?
     let (cut, sig) = crate::stop::after_phase(ctx.comm, exec::interrupt::requested())?;
     if let Some(sig) = sig {

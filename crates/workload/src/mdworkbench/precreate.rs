@@ -22,7 +22,9 @@ pub(crate) fn precreate(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
     pattern.fill(&mut data);
     let mut names = Names::new(&p.dir);
     let mut o = open(ctx, Operation::Precreate, 0, 0.0)?;
-    for set in 0..p.data_sets {
+    // A rank that failed (making -o) makes nothing; the ranks agree at the close.
+    let sets = if ctx.failed_here() { 0 } else { p.data_sets };
+    for set in 0..sets {
         let dir = set_dir(&p.dir, rank, set);
         match e.mkdir(&dir) {
             Ok(()) => {
@@ -34,11 +36,19 @@ pub(crate) fn precreate(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
                 o.rec.error();
                 o.rec.restart(now_ns());
             }
-            Err(err) => return Err(MdwbError::io("mkdir", &dir, err)),
+            Err(err) => {
+                ctx.absorb(Err(MdwbError::io("mkdir", &dir, err)))?;
+                break;
+            }
         }
     }
     let mut watch = Watch::new(o.start, None);
-    for index in start..start + p.precreate_per_set {
+    let count = if ctx.failed_here() {
+        0
+    } else {
+        p.precreate_per_set
+    };
+    'objects: for index in start..start + count {
         if watch.stop(o.rec.prev()) == Some(Stop::Interrupted) {
             break;
         }
@@ -55,7 +65,10 @@ pub(crate) fn precreate(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
                     o.rec.error();
                     o.rec.restart(now_ns());
                 }
-                Err(err) => return Err(MdwbError::io("create", path, err)),
+                Err(err) => {
+                    ctx.absorb(Err(MdwbError::io("create", path, err)))?;
+                    break 'objects;
+                }
             }
         }
     }

@@ -2,13 +2,14 @@
 //! iterations (each followed by the `-T` ones), then the cleanup, or the position stored in
 //! the run-info file for a later run.
 
-use exec::{first_failure, CommError, Ranks, ReduceOp};
+use exec::{CommError, Ranks, ReduceOp};
 use results::mdworkbench::summaries;
 
 use super::benchmark::{benchmark, Buffers, Iteration};
 use super::cleanup::cleanup;
 use super::ctx::Ctx;
 use super::error::MdwbError;
+use super::failure;
 use super::outcome::PhaseOutcome;
 use super::precreate::precreate;
 use super::report::Report;
@@ -51,6 +52,8 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
                 report: &report,
                 slot: comm.rank() - ranks.first_local(),
                 stopped: std::cell::Cell::new(None),
+                failed: std::cell::RefCell::new(None),
+                failing: std::cell::Cell::new(false),
             };
             let start = Position {
                 pos: comm.broadcast_u64(plan.start.pos, 0)?,
@@ -60,18 +63,28 @@ pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
         })
     });
     let is_peer = |e: &MdwbError| matches!(e, MdwbError::Comm(CommError::PeerFailed { .. }));
-    let failure = first_failure(&outcomes, is_peer);
-    let phases = phases.into_inner();
     let ok = outcomes.iter().find_map(|r| r.as_ref().ok());
-    let errors = ok.map_or(session.hub().doc().verification_errors, |&(e, _)| e);
-    let interrupted = ok.and_then(|&(_, sig)| sig);
+    let failure = crate::stop::run_failure(&outcomes, is_peer, |t| t.failure.clone());
+    let phases = phases.into_inner();
+    let errors = ok.map_or(session.hub().doc().verification_errors, |t| t.errors);
+    let interrupted = ok.and_then(|t| t.interrupted);
     let summary = summaries(&phases);
     session.finish(phases, summary, errors, failure, interrupted)
 }
 
-/// The run on this rank; returns the objects that did not read back as written, over all
-/// ranks, and the signal that stopped the run, if one did.
-fn run_rank(ctx: &Ctx, start: Position) -> Result<(u64, Option<i32>), MdwbError> {
+/// How a rank's run ended, the same on every rank.
+struct RunTotals {
+    /// Objects that did not read back as written, over all ranks.
+    errors: u64,
+    /// The signal that stopped the run, if one did.
+    interrupted: Option<i32>,
+    /// The first rank's I/O error that ended the run ("rank N: ..."), on rank 0 (an empty
+    /// string on the others; `None` when no rank failed).
+    failure: Option<String>,
+}
+
+/// The run on this rank.
+fn run_rank(ctx: &Ctx, start: Position) -> Result<RunTotals, MdwbError> {
     let p = ctx.params;
     let is_root = ctx.rank() == 0;
     if is_root {
@@ -87,10 +100,8 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<(u64, Option<i32>), MdwbError>
     let mut errors = 0;
     if p.phases.precreate {
         if is_root && ctx.engine.stat(&p.dir).is_err() {
-            ctx.engine
-                .mkdir(&p.dir)
-                .map_err(|e| MdwbError::io("mkdir", &p.dir, e))?;
-            pos.made_dir = true;
+            let made = ctx.engine.mkdir(&p.dir);
+            pos.made_dir = ctx.absorb(made.map_err(|e| MdwbError::io("mkdir", &p.dir, e)))?;
         }
         precreate(ctx, pos.pos)?;
     }
@@ -99,7 +110,7 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<(u64, Option<i32>), MdwbError>
         let mut number = 0;
         'iterations: for _ in 0..p.iterations {
             for factor in p.waiting_factors() {
-                if ctx.stopped.get().is_some() {
+                if ctx.stopped.get().is_some() || ctx.failing.get() {
                     break 'iterations;
                 }
                 let it = Iteration {
@@ -116,6 +127,23 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<(u64, Option<i32>), MdwbError>
         }
         errors = read_errors(ctx)?;
     }
+    if ctx.failing.get() {
+        failure::clean(ctx, start.pos, pos)?;
+    } else {
+        finish(ctx, pos)?;
+    }
+    Ok(RunTotals {
+        errors,
+        interrupted: ctx.stopped.get(),
+        failure: failure::first(ctx)?,
+    })
+}
+
+/// The end of a run no rank failed in (before it): the cleanup phase, or the position stored
+/// in the run-info file for a later run.
+fn finish(ctx: &Ctx, pos: Position) -> Result<(), MdwbError> {
+    let p = ctx.params;
+    let is_root = ctx.rank() == 0;
     // After a signal the ranks moved their data sets unevenly: the clean-up covers every
     // index any rank may have made (missing objects are skipped).
     let (from, count) = match ctx.stopped.get() {
@@ -127,8 +155,8 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<(u64, Option<i32>), MdwbError>
         None => (pos.pos, p.precreate_per_set),
     };
     if p.phases.cleanup {
-        cleanup(ctx, from, count)?;
-        if is_root && pos.made_dir {
+        cleanup(ctx, from, count, true)?;
+        if is_root && pos.made_dir && !ctx.failing.get() {
             // Every rank's data sets are gone (the cleanup's closing barrier): -o is empty
             // unless something else is in it, which stays.
             if ctx.engine.rmdir(&p.dir).is_err() {
@@ -145,7 +173,7 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<(u64, Option<i32>), MdwbError>
         status::write(&p.run_info_file, pos)
             .map_err(|e| MdwbError::io("write run-info file", &p.run_info_file, e))?;
     }
-    Ok((errors, ctx.stopped.get()))
+    Ok(())
 }
 
 /// Reads that failed their check or came back short, over all ranks and iterations (the
