@@ -10,9 +10,13 @@ use crate::common::{bin, json, tmp};
 /// `timeout 30 iogauge --tasks 2 ARGS --json J` (DIR: a fresh directory): exit status,
 /// stderr with DIR written as such, and the document's phase names.
 fn two_ranks(args: &str) -> (i32, String, Vec<String>) {
-    let d = tmp();
-    let dir = d.path().display().to_string();
-    let j = d.path().join("r.json");
+    two_ranks_in(tmp().path(), args)
+}
+
+/// [`two_ranks`] with DIR standing for `d`.
+fn two_ranks_in(d: &std::path::Path, args: &str) -> (i32, String, Vec<String>) {
+    let dir = d.display().to_string();
+    let j = d.join("r.json");
     let mut line = vec!["30".to_string(), bin().display().to_string()];
     line.extend(["--tasks", "2"].map(String::from));
     line.extend(
@@ -85,4 +89,23 @@ fn md_workbench_rank_1_failing_ends_both_ranks_with_its_error() {
         "{err}"
     );
     assert!(phases.is_empty(), "{phases:?}");
+}
+
+/// The same with real directories: a user's file at the name of rank 1's fifth directory
+/// item, in a tree the user made, fails rank 1's mkdir; both ranks then remove every
+/// directory item they made, and the user's file stays.
+#[test]
+fn mdtest_rank_1_failing_on_disk_leaves_only_the_users_file() {
+    let d = tmp();
+    let tree = d.path().join("md/test-dir.0-0/mdtest_tree.0");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(tree.join("dir.mdtest.1.4"), "mine").unwrap();
+    let (code, err, phases) = two_ranks_in(d.path(), "mdtest -n 10 -d DIR/md");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("rank 1: mkdir DIR/md/test-dir.0-0/mdtest_tree.0/dir.mdtest.1.4: exists"),
+        "{err}"
+    );
+    assert_eq!(phases, ["tree-create"], "{err}");
+    assert_eq!(crate::common::listing(&tree), ["dir.mdtest.1.4"]);
 }

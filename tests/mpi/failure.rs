@@ -164,3 +164,33 @@ pub(crate) fn rank_pid(job: i32, rank: usize) -> Option<i32> {
     }
     None
 }
+
+/// A user's file at the name of one of rank 1's directory items, in a tree the user made:
+/// rank 1's mkdir fails there (iogauge never works through a file); the ranks clean up
+/// together (no rank aborts the job), so every directory item they made is gone, the user's
+/// file and the directories holding it stay, and rank 1's error is named.
+#[test]
+fn mdtest_rank_1_failing_cleans_up_on_every_rank() {
+    let d = tmp();
+    let tree = d.path().join("md/test-dir.0-0/mdtest_tree.0");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(tree.join("dir.mdtest.1.4"), "mine").unwrap();
+    let md = d.path().join("md");
+    let j = d.path().join("r.json");
+    let args = format!(
+        "mdtest -n 10 -d {} --no-store --json {}",
+        md.display(),
+        j.display()
+    );
+    let r = mpirun_with(2, &args.split_whitespace().collect::<Vec<_>>(), 60);
+    assert_ne!(r.code, 0);
+    assert!(
+        r.stderr.contains("rank 1: mkdir ") && r.stderr.contains("dir.mdtest.1.4: exists"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(crate::common::listing(&tree), ["dir.mdtest.1.4"]);
+    let doc = json(&j);
+    assert_eq!(doc["exit_code"], 1);
+    assert_eq!(doc["phases"][0]["operation"], "tree-create");
+}
