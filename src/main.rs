@@ -1,35 +1,15 @@
 //! iogauge: storage benchmark and analysis suite (IOR, mdtest, find and IO500 compatible).
 //!
-//! The binary is glue: parse the command line (`cli`), turn it into a validated plan, run it
-//! on thread ranks (`world`), and hand results to the sinks. Each command lives in the directory of its tool (`ior/`, `mdtest/`, `find/`, `io500/`).
-
-mod checks;
-mod cli;
-#[cfg(test)]
-mod compat;
-mod find;
-mod fs_line;
-mod global_opts;
-mod io500;
-mod ior;
-mod launcher;
-mod mdtest;
-mod mdworkbench;
-mod mix;
-mod monitoring;
-mod optparse;
-mod outputs;
-mod preset;
-mod sinks;
-mod startup;
-mod stored;
-mod storing;
-mod sweep;
-mod world;
+//! Only `fn main`: the modules are the library's (`lib.rs`).
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use iogauge::find;
+use iogauge::{
+    checks, cli, global_opts, io500, ior, launcher, mdtest, mdworkbench, mix, monitoring, preset,
+    startup, stored, storing, sweep, world,
+};
 
 fn main() -> ExitCode {
     measure::init();

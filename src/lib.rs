@@ -1,0 +1,30 @@
+//! iogauge as a library: the module tree of the `iogauge` binary (`main.rs` is only its
+//! `fn main`), a library so that the fuzz targets (`fuzz/`) reach the IOR, mdtest and
+//! md-workbench option parsers.
+//!
+//! The program is glue: parse the command line (`cli`), turn it into a validated plan, run it
+//! on thread ranks (`world`), and hand results to the sinks. Each command lives in the directory of its tool (`ior/`, `mdtest/`, `find/`, `io500/`).
+
+pub mod checks;
+pub mod cli;
+#[cfg(test)]
+mod compat;
+pub mod find;
+pub mod fs_line;
+pub mod global_opts;
+pub mod io500;
+pub mod ior;
+pub mod launcher;
+pub mod mdtest;
+pub mod mdworkbench;
+pub mod mix;
+pub mod monitoring;
+pub mod optparse;
+pub mod outputs;
+pub mod preset;
+pub mod sinks;
+pub mod startup;
+pub mod stored;
+pub mod storing;
+pub mod sweep;
+pub mod world;
