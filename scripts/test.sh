@@ -59,8 +59,11 @@ command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked 2>&1 
 fuzz_start=$(date +%s)
 (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz build -O 2>&1 | tail -n 1)
 echo "fuzz targets built in $(( $(date +%s) - fuzz_start )) s"
-for target in size ini import_json import_txt; do
-  if (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- -max_total_time=5 2>&1 \
+for target in size ini import_json import_txt ior_args mdtest_args mdworkbench_args; do
+  # Real command lines to start from (fuzz/seeds/), where a target has them.
+  seeds=()
+  [ -d "fuzz/seeds/$target" ] && seeds=("corpus/$target" "seeds/$target") && mkdir -p "fuzz/corpus/$target"
+  if (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" "${seeds[@]}" -- -max_total_time=5 2>&1 \
       | grep -E '^Done|SUMMARY|panicked' | sed "s/^/fuzz $target: /"; exit "${PIPESTATUS[0]}"); then
     echo "test result: ok. 1 passed; 0 failed (fuzz $target)" | tee -a "$log"
   else
