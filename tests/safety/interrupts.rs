@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::signal::{has_entry, interrupt, send, spawn, wait_for};
+use super::signal::{has_entry, interrupt, send, spawn, wait_delivered, wait_for};
 use crate::common::{iogauge, json, listing, tmp, Run};
 
 /// How long a stop may take on a busy shared machine (ranks stop within a poll, 0.1 s; the
@@ -179,6 +179,7 @@ fn a_second_sigint_exits_at_once() {
     let t = target_with_user_file(d.path());
     let child = long_write(&t, &[]);
     send(child.id(), "INT");
+    wait_delivered(child.id());
     let (run, took) = interrupt(child, "INT");
     assert_eq!(run.code, 130, "{}", run.stderr);
     assert!(took < STOP_LIMIT, "{took:?}");

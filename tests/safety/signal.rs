@@ -43,6 +43,30 @@ pub fn send(pid: u32, sig: &str) {
     assert!(ok, "kill -{sig} {pid}");
 }
 
+/// Waits (up to 2 s) until no signal is pending for process `pid`: a standard signal sent
+/// while the same one is still pending is merged with it, so a test that means two signals
+/// must let the first be taken before it sends the second.
+pub fn wait_delivered(pid: u32) {
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            return;
+        };
+        let pending = status
+            .lines()
+            .filter(|l| l.starts_with("ShdPnd:") || l.starts_with("SigPnd:"))
+            .any(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|m| m.trim_start_matches('0') != "")
+            });
+        if !pending {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// Sends `sig` and waits for the exit: the run's end and how long the stop took.
 pub fn interrupt(child: Child, sig: &str) -> (Run, Duration) {
     send(child.id(), sig);
