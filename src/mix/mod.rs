@@ -37,6 +37,9 @@ pub fn main(args: &[String], global: &Global) -> u8 {
     if let Err(e) = engine::lookup(&p.engine.api).and_then(|i| i.for_metadata()) {
         return usage(e);
     }
+    if let Err(e) = workload::target::check_tree_root("--dir", &p.dir, global.allow_root_target) {
+        return usage(e);
+    }
     let made_dir = match preflight(&p.dir, ranks) {
         Ok(m) => m,
         Err(e) => return usage(e),
@@ -99,6 +102,8 @@ fn run(
     });
     let fanout = crate::sinks::choose(vec![own], json, global);
     let ranks = setup.into_ranks();
+    // SIGINT/SIGTERM from here: the ranks stop and remove their trees (docs/safety.md).
+    exec::interrupt::install();
     let done = workload::mix::run(
         p,
         made_dir,
@@ -107,6 +112,9 @@ fn run(
     );
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");
+    }
+    if let Some(line) = done.interrupted_line() {
+        eprintln!("{line}");
     }
     done.exit_code()
 }

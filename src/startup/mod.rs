@@ -43,6 +43,11 @@ pub fn main(args: &[String], global: &Global) -> u8 {
     if let Err(e) = preflight::preflight(&cmd.params) {
         return usage(e);
     }
+    if let Some(dir) = &cmd.params.dir {
+        if let Err(e) = workload::target::check_tree_root("--dir", dir, global.allow_root_target) {
+            return usage(format!("startup: {e}"));
+        }
+    }
     if let Err(e) = crate::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())]) {
         return usage(format!("startup: {e}"));
     }
@@ -133,9 +138,14 @@ fn run(cmd: &StartupCommand, setup: &RankSetup, global: &Global) -> u8 {
     let ranks = setup.into_ranks();
     let session =
         Session::new(document(p, setup), fanout, ranks.local()).with_checks(crate::checks::get());
+    // SIGINT/SIGTERM from here: the ranks stop and rank 0 removes what it made (docs/safety.md).
+    exec::interrupt::install();
     let done = startup::run(p, &ranks, &session);
     if let Some(msg) = &done.failure {
         eprintln!("iogauge startup: {msg}");
+    }
+    if let Some(line) = done.interrupted_line() {
+        eprintln!("{line}");
     }
     done.exit_code()
 }

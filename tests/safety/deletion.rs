@@ -70,6 +70,24 @@ fn md_workbench_in_a_non_empty_directory_removes_only_its_sets() {
 }
 
 #[test]
+fn startup_and_mix_in_a_non_empty_directory_remove_only_what_they_made() {
+    let d = tmp();
+    let t = with_user_files(&d.path().join("t"));
+    iogauge(&format!(
+        "--no-store startup --tasks 2 --files 50 --common-size 1m --dir {}",
+        t.display()
+    ))
+    .ok();
+    assert_user_files_only(&t);
+    iogauge(&format!(
+        "--no-store mix --tasks 2 --ramp 200:200:200 --step-seconds 0.5 --dir {}",
+        t.display()
+    ))
+    .ok();
+    assert_user_files_only(&t);
+}
+
+#[test]
 fn io500_in_a_non_empty_data_directory_removes_only_its_data() {
     let d = tmp();
     let data = with_user_files(&d.path().join("data"));
@@ -102,6 +120,16 @@ fn root_home_and_mount_roots_are_refused_before_any_io() {
             "md-workbench -o /".to_string(),
             "-o /: is the root directory",
         ),
+        (
+            "startup --dir /".to_string(),
+            "--dir /: is the root directory",
+        ),
+        (format!("startup --dir {home}"), ""),
+        (
+            "mix --dir /proc".to_string(),
+            "root of a mounted file system",
+        ),
+        (format!("mix --dir {home}"), ""),
     ];
     for (line, says) in &cases {
         let r = iogauge(&format!("--no-store {line}")).code(2);

@@ -10,10 +10,10 @@ use crate::common::{iogauge, json, listing, tmp, Run};
 
 /// How long a stop may take on a busy shared machine (ranks stop within a poll, 0.1 s; the
 /// rest is the store and the clean-up).
-const STOP_LIMIT: Duration = Duration::from_secs(2);
+pub(super) const STOP_LIMIT: Duration = Duration::from_secs(2);
 
 /// The target directory with a user's file in it, which every run must leave alone.
-fn target_with_user_file(d: &Path) -> std::path::PathBuf {
+pub(super) fn target_with_user_file(d: &Path) -> std::path::PathBuf {
     let t = d.join("target");
     std::fs::create_dir(&t).unwrap();
     std::fs::write(t.join("user.txt"), "mine").unwrap();
@@ -21,13 +21,13 @@ fn target_with_user_file(d: &Path) -> std::path::PathBuf {
 }
 
 #[track_caller]
-fn assert_only_user_file(t: &Path) {
+pub(super) fn assert_only_user_file(t: &Path) {
     assert_eq!(listing(t), ["user.txt"], "left in {}", t.display());
     assert_eq!(std::fs::read_to_string(t.join("user.txt")).unwrap(), "mine");
 }
 
 #[track_caller]
-fn assert_interrupted_run(run: &Run, code: i32, took: Duration, name: &str) {
+pub(super) fn assert_interrupted_run(run: &Run, code: i32, took: Duration, name: &str) {
     assert_eq!(
         run.code, code,
         "stdout:\n{}\nstderr:\n{}",
@@ -42,7 +42,7 @@ fn assert_interrupted_run(run: &Run, code: i32, took: Duration, name: &str) {
 }
 
 /// The stored document of the only run in `db`.
-fn stored(db: &Path) -> serde_json::Value {
+pub(super) fn stored(db: &Path) -> serde_json::Value {
     let r = iogauge(&format!("--db {} show 1 --format json", db.display())).ok();
     serde_json::from_str(&r.stdout).unwrap()
 }

@@ -100,6 +100,22 @@ pub fn request(sig: i32) {
     STOP.store(true, Ordering::Release);
 }
 
+/// Sleeps for `d`, waking at least every [`POLL_NS`] to look at the flag (a stagger, an
+/// open-loop schedule's wait); `false` when a signal cut the sleep short.
+pub fn sleep(d: std::time::Duration) -> bool {
+    let until = std::time::Instant::now() + d;
+    loop {
+        if requested() {
+            return false;
+        }
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return true;
+        }
+        std::thread::sleep(left.min(std::time::Duration::from_nanos(POLL_NS)));
+    }
+}
+
 /// `SIGINT`, `SIGTERM`, or `signal N`.
 pub fn signal_name(sig: i32) -> String {
     match sig {

@@ -1,6 +1,8 @@
 //! What a rank carries through a mix run: the plan, its ranks and engine, and where rank 0
 //! reports.
 
+use std::cell::Cell;
+
 use engine::Engine;
 use exec::Comm;
 use plan::mix::MixParams;
@@ -14,6 +16,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) report: &'a Report<'a>,
     /// This rank's slot on the session's live counters.
     pub(crate) slot: usize,
+    /// The signal that stops the run, once the ranks agreed on it after a phase.
+    pub(crate) stopped: Cell<Option<i32>>,
 }
 
 impl Ctx<'_> {

@@ -85,6 +85,13 @@ pub(crate) fn close(
     notes: Vec<String>,
 ) -> Result<Option<Verdict>, MixError> {
     ctx.comm.barrier()?;
+    // One agreement per phase: was it cut by a signal, and does the run stop?
+    let (cut, stop) = crate::stop::after_phase(ctx.comm, exec::interrupt::requested())?;
+    if stop.is_some() {
+        ctx.stopped.set(stop);
+        // The cleanup runs to its end; a second signal still exits at once.
+        exec::interrupt::resume();
+    }
     let m = open.rec.finish();
     let report = RankReport {
         start: open.start,
@@ -138,7 +145,8 @@ pub(crate) fn close(
         verdict: None,
         warnings,
     };
-    if open.op == Operation::MixStep {
+    // A cut step is not judged: its window did not run to the end.
+    if open.op == Operation::MixStep && !cut {
         let v = judge(
             &ctx.params.latency_limit,
             &outcome.merged(),
@@ -147,12 +155,14 @@ pub(crate) fn close(
         outcome.verdict = Some(v);
     }
     let verdict = outcome.verdict;
-    ctx.report.phase(outcome);
+    ctx.report.phase(outcome, cut);
     Ok(verdict)
 }
 
 /// Waits until `due` on the `now_ns` clock and returns the clock then: sleeps while more than
-/// 200 us remain (the ranks may share cores), then spins.
+/// 200 us remain (the ranks may share cores), then spins. A signal ends the wait early: the
+/// sleeps last at most a poll interval (`exec::interrupt::POLL_NS`) and the flag is looked at
+/// between them.
 pub(crate) fn wait_until(due: u64) -> u64 {
     loop {
         let now = now_ns();
@@ -161,7 +171,11 @@ pub(crate) fn wait_until(due: u64) -> u64 {
         }
         let left = due - now;
         if left > 200_000 {
-            std::thread::sleep(std::time::Duration::from_nanos(left - 100_000));
+            if exec::interrupt::requested() {
+                return now;
+            }
+            let nap = (left - 100_000).min(exec::interrupt::POLL_NS);
+            std::thread::sleep(std::time::Duration::from_nanos(nap));
         } else {
             std::hint::spin_loop();
         }

@@ -1,6 +1,7 @@
 //! The prepare phase: each rank makes its directory, `dirs` data directories of
 //! `files_per_dir` files of `file_size` bytes, and `empty_dirs` empty directories for rmdir.
-//! Everything made is noted in the rank's tree at once, so a later cleanup finds it.
+//! Everything made is noted in the rank's tree at once, so a later cleanup finds it; a signal
+//! ends the making early (one relaxed load per item).
 
 use measure::now_ns;
 use plan::mix::MixOp;
@@ -26,14 +27,21 @@ pub(crate) fn prepare(ctx: &Ctx, t: &mut RankTree) -> Result<(), MixError> {
         .map_err(|err| MixError::io("mkdir", &root, err))?;
     t.made_root = true;
     made(&mut o, MixOp::Mkdir, 0);
+    let stop = exec::interrupt::requested;
     for j in 0..shape.dirs {
+        if stop() {
+            break;
+        }
         let p = t.data_dir(j);
         e.mkdir(p).map_err(|err| MixError::io("mkdir", p, err))?;
         t.made_dirs = j + 1;
         made(&mut o, MixOp::Mkdir, 0);
     }
-    for n in 0..shape.files_per_dir {
-        for j in 0..shape.dirs {
+    'files: for n in 0..shape.files_per_dir {
+        for j in 0..t.made_dirs {
+            if stop() {
+                break 'files;
+            }
             let id = t.prepared_id(j, n);
             let p = t.file_path(0, id);
             e.create_file(p, &data)
@@ -43,6 +51,9 @@ pub(crate) fn prepare(ctx: &Ctx, t: &mut RankTree) -> Result<(), MixError> {
         }
     }
     for _ in 0..shape.empty_dirs {
+        if stop() {
+            break;
+        }
         let id = t.new_empty();
         let p = t.empty_path(id);
         e.mkdir(p).map_err(|err| MixError::io("mkdir", p, err))?;

@@ -32,10 +32,12 @@ impl Report<'_> {
         });
     }
 
-    pub fn phase(&self, o: PhaseOutcome) {
-        let result = phase_result(&o);
+    /// `cut`: a signal stopped the phase; a cut step stays out of the `mix` block's steps.
+    pub fn phase(&self, o: PhaseOutcome, cut: bool) {
+        let mut result = phase_result(&o);
+        result.interrupted = cut;
         let mut hub = self.session.hub();
-        if o.phase == Operation::MixStep {
+        if o.phase == Operation::MixStep && !cut {
             let mix = hub.doc_mut().mix.get_or_insert_with(|| MixResult {
                 limit: self.limit,
                 ..MixResult::default()

@@ -1,5 +1,7 @@
 //! The phases of a mix run: the prepare, the steps of the ramp while each stays within the
-//! latency limit (rank 0 judges, every rank hears), then the cleanup.
+//! latency limit (rank 0 judges, every rank hears), then the cleanup, also after a signal
+//! (the ranks agree after each phase; the cut one is marked interrupted, the steps left are
+//! skipped).
 
 use engine::OpenHints;
 use exec::{first_failure, CommError, Ranks};
@@ -43,6 +45,7 @@ pub fn run(
                 engine: engine.as_ref(),
                 report: &report,
                 slot: comm.rank() - ranks.first_local(),
+                stopped: std::cell::Cell::new(None),
             };
             run_rank(&ctx, made_dir)
         })
@@ -52,12 +55,14 @@ pub fn run(
     if let Some(f) = &failure {
         report.stopped(format!("a rank failed: {f}"));
     }
+    let interrupted = outcomes.iter().find_map(|o| *o.as_ref().ok()?);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
-    session.finish(phases, summary, 0, failure, None)
+    session.finish(phases, summary, 0, failure, interrupted)
 }
 
-fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<(), MixError> {
+/// `Some(signal)`: a signal stopped the run (after its cleanup).
+fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<Option<i32>, MixError> {
     let p = ctx.params;
     let is_root = ctx.rank() == 0;
     if is_root && made_dir {
@@ -76,10 +81,21 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<(), MixError> {
             rank: ctx.comm.rank(),
         },
     };
-    let rates = p.ramp.rates();
+    let rates = if ctx.stopped.get().is_some() {
+        Vec::new()
+    } else {
+        p.ramp.rates()
+    };
     let mut why = "the ramp reached its maximum with every step within the limit".to_string();
     for (i, &rate) in rates.iter().enumerate() {
         let verdict = step(ctx, &mut tree, &mut buffers, i as u32 + 1, rate)?;
+        if let Some(sig) = ctx.stopped.get() {
+            why = format!(
+                "interrupted by {} during the step at {rate} ops/s",
+                exec::interrupt::signal_name(sig)
+            );
+            break;
+        }
         let over = verdict.is_some_and(|v| !v.within);
         if over {
             why = format!(
@@ -94,6 +110,12 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<(), MixError> {
             break;
         }
     }
+    if let Some(sig) = ctx.stopped.get().filter(|_| rates.is_empty()) {
+        why = format!(
+            "interrupted by {} during the prepare",
+            exec::interrupt::signal_name(sig)
+        );
+    }
     if is_root {
         ctx.report.stopped(why);
     }
@@ -107,5 +129,5 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<(), MixError> {
             ));
         }
     }
-    Ok(())
+    Ok(ctx.stopped.get())
 }

@@ -2,7 +2,8 @@
 //! `--step-seconds`, each issued at its due time or, when the rank is behind, at once. Its
 //! latency is measured from the due time (what a user of the file system would wait, the
 //! queue included); its service time from the issue. Operations still waiting when the window
-//! ends are not started; their waits so far count as lower bounds of their latency.
+//! ends are not started; their waits so far count as lower bounds of their latency. A signal
+//! ends the step at once (looked at after each wait and each operation).
 
 use measure::now_ns;
 use results::Operation;
@@ -39,8 +40,11 @@ pub(crate) fn step(
     let window_end = o.start + window_ns;
     while let Some(offset) = schedule.next_due() {
         let due = o.start + offset;
-        o.tally.scheduled += 1;
         let issued = wait_until(due);
+        if exec::interrupt::requested() {
+            break;
+        }
+        o.tally.scheduled += 1;
         if issued >= window_end {
             // Behind by more than the window: this one and the rest never start.
             o.tally.not_started += 1;

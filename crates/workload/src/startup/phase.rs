@@ -92,13 +92,14 @@ struct RankReport {
     series: Vec<u8>,
 }
 
-/// Runs phase `op` of `iteration` on this rank; rank 0 reports its outcome.
+/// Runs phase `op` of `iteration` on this rank; rank 0 reports its outcome. `Some(signal)`:
+/// a signal stopped the run (every rank agrees; the phase is recorded as interrupted).
 pub(crate) fn read_phase(
     ctx: &Ctx,
     op: Operation,
     iteration: u32,
     reads: &Reads,
-) -> Result<(), StartupError> {
+) -> Result<Option<i32>, StartupError> {
     let comm = ctx.comm;
     let set = reads.set(op, ctx.index.is_some(), ctx.drops);
     let page_cache = before_phase(ctx.session, comm, ctx.engine.caps(), Some(&set), true)?;
@@ -129,7 +130,7 @@ pub(crate) fn read_phase(
     if let Some(index) = ctx.index {
         let delay = ctx.p.stagger_s * index as f64;
         if delay > 0.0 {
-            std::thread::sleep(Duration::from_secs_f64(delay));
+            exec::interrupt::sleep(Duration::from_secs_f64(delay));
         }
         let start = now_ns();
         rec.start(start);
@@ -145,6 +146,12 @@ pub(crate) fn read_phase(
         r.done_s = secs(rec.prev().saturating_sub(t0));
         outcome = Some(r);
     }
+    // One agreement per phase: was it cut by a signal, and does the run stop?
+    let (cut, stop) = crate::stop::after_phase(comm, exec::interrupt::requested())?;
+    if stop.is_some() {
+        // Rank 0's removal of the files runs to its end; a second signal still exits at once.
+        exec::interrupt::resume();
+    }
     let m = rec.finish();
     let report = RankReport {
         outcome,
@@ -153,7 +160,7 @@ pub(crate) fn read_phase(
     };
     let bytes = serde_json::to_vec(&report).map_err(|e| StartupError::Wire(e.to_string()))?;
     let Some(all) = comm.gather_bytes(&bytes, 0)? else {
-        return Ok(());
+        return Ok(stop);
     };
     let wire = StartupError::Wire;
     let mut latency: Vec<LatencyHistogram> =
@@ -177,11 +184,11 @@ pub(crate) fn read_phase(
         series,
         page_cache,
     };
-    ctx.session
-        .hub()
-        .phase_end(phase_result(&o), Detail::Startup(&o));
+    let mut result = phase_result(&o);
+    result.interrupted = cut;
+    ctx.session.hub().phase_end(result, Detail::Startup(&o));
     ctx.phases.push(o);
-    Ok(())
+    Ok(stop)
 }
 
 /// Every file of the tree: a stat, then open, read to the end, close (an import).
@@ -196,6 +203,10 @@ fn read_tree(
         return Ok(());
     };
     for (path, _) in &m.files {
+        // One relaxed load per file, beside its four system calls.
+        if exec::interrupt::requested() {
+            break;
+        }
         ctx.engine
             .stat(path)
             .map_err(|e| StartupError::io("stat", path, e))?;
@@ -240,7 +251,7 @@ fn read_common(
         .map_err(|err| StartupError::io("open", path, err))?;
     rec.record(OPEN, 0);
     let mut at = 0;
-    while at < size {
+    while at < size && !exec::interrupt::requested() {
         let want = (size - at).min(buf.len() as u64) as usize;
         let n = f
             .read_at(&mut buf[..want], at)

@@ -24,7 +24,7 @@ pub struct Made {
 
 /// Makes the run directory, the tree of `layout` (when the run generates one) and the common
 /// file, recording each path in `made` as soon as it exists (so a failure half-way removes
-/// what was made).
+/// what was made). A signal stops it early (the run then skips its phases and removes `made`).
 pub fn make(
     e: &dyn Engine,
     p: &StartupParams,
@@ -45,6 +45,9 @@ pub fn make(
         let mut data = vec![0u8; largest as usize];
         pattern.fill(&mut data);
         for (i, (f, size)) in layout.files.iter().enumerate() {
+            if exec::interrupt::requested() {
+                return Ok(());
+            }
             let path = root.join(f);
             // Every file's bytes differ (no deduplication makes the tree smaller).
             pattern.stamp(&mut data, (i as u64) << 32);
@@ -84,7 +87,7 @@ fn write_common(
     let mut buf = vec![0u8; p.transfer_size.min(p.common_size) as usize];
     pattern.fill(&mut buf);
     let mut at = 0;
-    while at < p.common_size {
+    while at < p.common_size && !exec::interrupt::requested() {
         let n = (p.common_size - at).min(buf.len() as u64) as usize;
         pattern.stamp(&mut buf[..n], at);
         f.write_at(&buf[..n], at).map_err(io)?;

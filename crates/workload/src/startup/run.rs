@@ -1,6 +1,7 @@
 //! The sequence of a start-up run: rank 0 generates what the plan asks for (outside any timed
 //! window) and lists what every rank reads; then per iteration the tree read and the common
-//! file read; then rank 0 removes exactly what it made, also after a failure.
+//! file read; then rank 0 removes exactly what it made, also after a failure or a signal
+//! (the ranks agree after the preparation and after each phase, `crate::stop`).
 
 use std::collections::HashMap;
 
@@ -36,9 +37,10 @@ pub fn run(p: &StartupParams, ranks: &Ranks, session: &Session) -> Finished<Phas
     });
     let is_peer = |e: &StartupError| matches!(e, StartupError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);
+    let interrupted = outcomes.iter().find_map(|o| *o.as_ref().ok()?);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
-    session.finish(phases, summary, 0, failure, None)
+    session.finish(phases, summary, 0, failure, interrupted)
 }
 
 fn run_rank(
@@ -49,7 +51,7 @@ fn run_rank(
     phases: &Collected<PhaseOutcome>,
     slot: usize,
     made: &mut Made,
-) -> Result<(), StartupError> {
+) -> Result<Option<i32>, StartupError> {
     let root = comm.rank() == 0;
     // Rank 0 prepares and lists; a failure there reaches the others through the broadcast.
     let listed = if root {
@@ -58,6 +60,11 @@ fn run_rank(
         Ok((Manifest::default(), 0))
     };
     let (manifest, common_bytes) = share(comm, listed)?;
+    // A signal during the preparation: no phase runs; rank 0 removes what it made.
+    if let Some(sig) = crate::stop::agreed(comm)? {
+        exec::interrupt::resume();
+        return Ok(Some(sig));
+    }
     let reads = Reads {
         tree: (!manifest.files.is_empty()).then_some(&manifest),
         common: p.common_path().map(|path| (path, common_bytes)),
@@ -72,17 +79,23 @@ fn run_rank(
         index: reader_index(comm, p.ranks_per_node),
         drops: first_on_node(comm),
     };
-    for iteration in 0..p.iterations {
-        if reads.tree.is_some() {
-            read_phase(&ctx, Operation::TreeRead, iteration, &reads)?;
-        }
-        if reads.common.is_some() {
-            read_phase(&ctx, Operation::CommonRead, iteration, &reads)?;
+    let mut stopped = None;
+    'run: for iteration in 0..p.iterations {
+        for (op, planned) in [
+            (Operation::TreeRead, reads.tree.is_some()),
+            (Operation::CommonRead, reads.common.is_some()),
+        ] {
+            if planned {
+                stopped = read_phase(&ctx, op, iteration, &reads)?;
+                if stopped.is_some() {
+                    break 'run;
+                }
+            }
         }
     }
     // Nobody reads any more when rank 0 removes the files.
     comm.barrier()?;
-    Ok(())
+    Ok(stopped)
 }
 
 /// Rank 0: makes what the plan generates, lists the tree, sizes the common file; the
