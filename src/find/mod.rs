@@ -76,6 +76,8 @@ fn run(cmd: &FindCommand, setup: &RankSetup, global: &Global) -> u8 {
         Session::new(document(p, setup), fanout, ranks.local()).with_checks(crate::checks::get());
     let listing = Listing::new();
     let list: Option<&dyn Lister> = if p.count_only { None } else { Some(&listing) };
+    // SIGINT/SIGTERM from here: every rank's walk stops (docs/safety.md).
+    exec::interrupt::install();
     let done = find::run(p, &ranks, &session, list);
     if let Some(msg) = &done.failure {
         eprintln!("iogauge find: {msg}");

@@ -7,6 +7,7 @@ mod deletion;
 mod full_fs;
 mod integrity;
 mod interrupts;
+mod interrupts_find;
 mod interrupts_startup_mix;
 #[cfg(feature = "mpi")]
 mod mpi_interrupt;

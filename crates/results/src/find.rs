@@ -147,6 +147,9 @@ pub struct FindOutcome {
     pub unreadable: Vec<String>,
     /// What `--drop-caches` did before the walk.
     pub page_cache: Option<crate::PageCache>,
+    /// The signal that cut the walk short (every rank agreed), if any: the counts cover what
+    /// was walked.
+    pub interrupted: Option<i32>,
 }
 
 impl FindOutcome {

@@ -308,6 +308,13 @@ impl DirPool for MessagePool<'_> {
             if self.stopped(&st) {
                 return None;
             }
+            if exec::interrupt::requested() {
+                // Every rank's walk ends: the others hear it as an abort (best effort; under
+                // mpirun each rank gets the signal itself as well).
+                drop(st);
+                self.abort();
+                return None;
+            }
             if let Some(d) = st.spill.pop().or_else(|| st.queue.pop_back()) {
                 return Some(d);
             }

@@ -186,7 +186,8 @@ impl DirPool for StealingPool {
     fn next(&self, rank: usize) -> Option<PathBuf> {
         let mut round = 0u32;
         loop {
-            if self.aborted.load(Ordering::Relaxed) {
+            // An idle rank waiting for work stops at a signal too.
+            if self.aborted.load(Ordering::Relaxed) || exec::interrupt::requested() {
                 return None;
             }
             if let Some(d) = self.pop_own(rank) {

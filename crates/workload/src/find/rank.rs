@@ -98,6 +98,9 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
     if let Some(list) = ctx.list {
         list.after_walk(comm)?;
     }
+    // A signal stops every rank's walk (`Walker::run`); the ranks agree whether it did.
+    let (cut, stop) = crate::stop::after_phase(comm, exec::interrupt::requested())?;
+    let interrupted = stop.filter(|_| cut);
 
     let counts = comm.gather_bytes(&w.counts.encode(&[start_ns, end_ns]), 0)?;
     let record = w.rec.finish();
@@ -141,5 +144,6 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
         latency,
         unreadable,
         page_cache,
+        interrupted,
     }))
 }

@@ -79,10 +79,13 @@ pub fn run(
     let is_peer = |e: &FindError| matches!(e, FindError::Comm(CommError::PeerFailed { .. }));
     let failure = first_failure(&outcomes, is_peer);
     let outcome = outcomes.into_iter().next().and_then(|r| r.ok()).flatten();
+    let interrupted = outcome.as_ref().and_then(|o| o.interrupted);
     let mut summary = Vec::new();
     if let Some(o) = &outcome {
         let mut hub = session.hub();
-        hub.phase_end(phase_result(o), Detail::Find(o));
+        let mut result = phase_result(o);
+        result.interrupted = interrupted.is_some();
+        hub.phase_end(result, Detail::Find(o));
         for w in warnings(o) {
             hub.warning(&w);
         }
@@ -91,7 +94,13 @@ pub fn run(
             f.newer_ctime = o.newer_ctime;
         }
     }
-    session.finish(outcome.into_iter().collect(), summary, 0, failure, None)
+    session.finish(
+        outcome.into_iter().collect(),
+        summary,
+        0,
+        failure,
+        interrupted,
+    )
 }
 
 /// What the counts say about the figures: unreadable directories, entries that could not be

@@ -101,13 +101,19 @@ impl<'a, S: DirSource + ?Sized> Walker<'a, S> {
         }
     }
 
-    /// Walks until the pool runs dry, then flushes the listing.
+    /// Walks until the pool runs dry or a signal asks the ranks to stop (looked at once per
+    /// directory: every rank's walk ends, the pool's queues are dropped), then flushes the
+    /// listing.
     pub fn run(&mut self) {
         self.rec.start(now_ns());
         let _guard = AbortOnPanic(self.pool);
         while let Some(dir) = self.pool.next(self.rank) {
             self.read(&dir);
             self.pool.finish(self.rank);
+            if exec::interrupt::requested() {
+                self.pool.abort();
+                break;
+            }
         }
         self.flush();
         self.counts.set_steals(self.pool.steal_stats(self.rank));
