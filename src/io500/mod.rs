@@ -229,6 +229,8 @@ fn execute(
     let local = setup.into_ranks().local();
     let session = Session::new(doc, crate::sinks::choose(own, json.clone(), global), local)
         .with_checks(crate::checks::get());
+    // SIGINT/SIGTERM from here: the phase running stops, the data is removed (docs/safety.md).
+    exec::interrupt::install();
     let outcome = match run::run(&s, &prepared, &mut driver, &session) {
         Ok(o) => o,
         Err(e) => return usage(e),
@@ -279,6 +281,13 @@ fn finish(
     }
     for (phase, e) in o.failures() {
         eprintln!("iogauge io500: {phase} failed: {e}");
+    }
+    if let Some(sig) = o.interrupted {
+        eprintln!(
+            "iogauge io500: interrupted by {}: the phases that finished are kept, the cut one is \
+             marked interrupted, the data was removed, and the run is stored as invalid",
+            exec::interrupt::signal_name(sig)
+        );
     }
     let doc = session.hub().doc().clone();
     let errors = doc.verification_errors;

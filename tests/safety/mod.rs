@@ -8,6 +8,7 @@ mod full_fs;
 mod integrity;
 mod interrupts;
 mod interrupts_find;
+mod interrupts_io500;
 mod interrupts_startup_mix;
 #[cfg(feature = "mpi")]
 mod mpi_interrupt;

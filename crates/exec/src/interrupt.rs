@@ -150,13 +150,17 @@ pub enum Stop {
 }
 
 impl Watch {
-    /// A watch from `now` with an optional absolute deadline (on the same clock).
+    /// A watch from `now` with an optional absolute deadline (on the same clock). Made while
+    /// a stop is requested, it is due at once: the loop stops after its first operation (the
+    /// IO500's delete phases after a signal take their tool's interrupt path this way).
     pub fn new(now: u64, deadline: Option<u64>) -> Watch {
         let deadline = deadline.unwrap_or(u64::MAX);
-        Watch {
-            next: now.saturating_add(POLL_NS).min(deadline.saturating_add(1)),
-            deadline,
-        }
+        let next = if requested() {
+            now
+        } else {
+            now.saturating_add(POLL_NS).min(deadline.saturating_add(1))
+        };
+        Watch { next, deadline }
     }
 
     /// Whether `now` calls for a look ([`Watch::check`]); the only test per operation.

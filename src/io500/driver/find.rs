@@ -61,6 +61,7 @@ pub fn run(
         },
         results: done.doc.phases.first().cloned().into_iter().collect(),
         outcome: ToolOutcome::Find(o),
+        interrupted: done.interrupted,
     })
 }
 
@@ -105,5 +106,6 @@ pub fn script(command: &str) -> Result<PhaseRun, String> {
         },
         results: vec![phase],
         outcome: ToolOutcome::External,
+        interrupted: None,
     })
 }

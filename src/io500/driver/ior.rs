@@ -72,5 +72,6 @@ pub fn run(
         },
         results: done.doc.phases.last().cloned().into_iter().collect(),
         outcome: ToolOutcome::Ior(o),
+        interrupted: done.interrupted,
     })
 }

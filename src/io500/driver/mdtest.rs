@@ -101,5 +101,6 @@ pub fn run(
         },
         results: results.cloned().collect(),
         outcome: ToolOutcome::Mdtest(o),
+        interrupted: done.interrupted,
     })
 }

@@ -74,5 +74,6 @@ pub fn run(
         measured: Measured::MdWorkbench { results, errors },
         results: done.doc.phases.clone(),
         outcome: ToolOutcome::MdWorkbench(o),
+        interrupted: done.interrupted,
     })
 }

@@ -74,6 +74,8 @@ pub struct PhaseRun {
     pub measured: Measured,
     pub results: Vec<PhaseResult>,
     pub outcome: ToolOutcome,
+    /// The signal that cut the tool's phase short (its ranks agreed), if any.
+    pub interrupted: Option<i32>,
 }
 
 /// The tool's own view of the phase, for the sinks.
@@ -146,6 +148,8 @@ pub struct Outcome {
     pub cleanup_warnings: Vec<String>,
     /// md-workbench's counts as derived from mdtest-easy-write (extended mode).
     pub mdworkbench: MdWorkbenchPlan,
+    /// The signal that stopped the run (the phases after the cut one did not run).
+    pub interrupted: Option<i32>,
 }
 
 impl Outcome {
@@ -231,6 +235,7 @@ pub fn run(
     let mut wrote = Wrote::default();
     let mut mdworkbench = MdWorkbenchPlan::from_config(cfg);
     let mut warned = false;
+    let mut stop = interrupt::Stop::default();
     // One sampler for the whole suite: the phases' tools record on this session's counters.
     session.sampled(|| {
         for (phase, b) in selected(s).zip(built) {
@@ -244,7 +249,12 @@ pub fn run(
                 (_, b) => b.as_ref(),
             };
             let b = b.map(|r| (&r.built, r.planned.as_ref()));
-            let (rec, ran) = run_phase(s, phase, b, &w, minwrite, &mut out, driver);
+            if stop.before(phase, &wrote) {
+                stop.clean_up(phase, b, &w, driver, session);
+                continue;
+            }
+            let (mut rec, ran) = run_phase(s, phase, b, &w, minwrite, &mut out, driver);
+            stop.after(&mut rec, ran.as_ref(), &mut out);
             if phase.how == How::Mdtest(Family::Easy, MdStep::Create) && rec.ran {
                 mdworkbench.derive_once(rec.score, stonewall, s.ranks);
             }
@@ -260,6 +270,12 @@ pub fn run(
         }
     });
 
+    if let Some(reason) = stop.reason() {
+        out.invalid("run", &reason);
+        out.summary(&format!("\n[INTERRUPTED] {reason}\n"));
+        run_invalid.push(reason);
+        validity.invalidate_run();
+    }
     let scored: Vec<Scored> = records
         .iter()
         .map(|r| Scored {
@@ -308,6 +324,7 @@ pub fn run(
         result_dir: layout.result.clone(),
         cleanup_warnings,
         mdworkbench,
+        interrupted: stop.signal,
     };
     finish(session, &outcome);
     Ok(outcome)
@@ -389,7 +406,11 @@ fn finish(session: &Session, o: &Outcome) {
         .extend(o.run_invalid.iter().map(|r| format!("INVALID run: {r}")));
     doc.warnings.extend(o.cleanup_warnings.iter().cloned());
     let failed = o.failures().next().is_some();
-    let code = u8::from(failed || doc.verification_errors > 0);
+    let code = crate::session::exit_code(failed, doc.verification_errors, o.interrupted);
+    if let Some(sig) = o.interrupted {
+        let name = exec::interrupt::signal_name(sig);
+        doc.mark_invalid(format!("interrupted by {name}"));
+    }
     hub.end(i32::from(code), None);
 }
 
@@ -426,6 +447,7 @@ fn note_write(phase: &Phase, wrote: &mut Wrote) {
     }
 }
 
+mod interrupt;
 mod mdwb;
 mod prepare;
 mod step;

@@ -133,6 +133,7 @@ impl Driver for Fake {
             measured,
             results: Vec::new(),
             outcome: ToolOutcome::External,
+            interrupted: None,
         })
     }
     fn done(&mut self, r: &Record) {

@@ -305,9 +305,16 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
     if p.phases.remove {
         let s = sweep(Step::Remove, creation);
         let mut kept = Tally::default();
-        timed_pass(ctx, Operation::DirRemove, &s, false, |path, _| {
-            leftover::rmdir(e, path, &mut kept).map(|()| 0)
-        })?;
+        // As for files: a cut remove phase is followed by the clean-up pass.
+        let passes = if ctx.cleaning() { 1 } else { 2 };
+        for _ in 0..passes {
+            timed_pass(ctx, Operation::DirRemove, &s, false, |path, _| {
+                leftover::rmdir(e, path, &mut kept).map(|()| 0)
+            })?;
+            if !ctx.cleaning() {
+                break;
+            }
+        }
         leftover::report(ctx, Leftover::DirKept, iteration, kept)?;
     }
     Ok(())
