@@ -22,6 +22,10 @@ pub enum Order {
         /// Rank 0's metrics endpoint, where the ranks push their live figures (`--metrics`).
         #[serde(default)]
         metrics: Option<String>,
+        /// After a signal: the phase is a delete phase that takes its tool's interrupt path
+        /// (the stop flag set before it, as on rank 0).
+        #[serde(default)]
+        stop: Option<i32>,
     },
     /// The suite is over; exit with `code`.
     Done { code: u8 },
@@ -54,6 +58,7 @@ pub fn follow() -> u8 {
                 ranks,
                 fake_nodes,
                 metrics,
+                stop,
             } => {
                 if let Some(addr) = metrics {
                     crate::monitoring::follow(&world::job(), &addr);
@@ -64,8 +69,14 @@ pub fn follow() -> u8 {
                     round_robin: false,
                 };
                 // The outcome is rank 0's to report; a failure here has ended the job already.
+                if let Some(sig) = stop {
+                    exec::interrupt::request(sig);
+                }
                 if let Some(p) = phases::by_name(&phase) {
                     let _ = super::run_plan(p, &plan, &setup, None);
+                }
+                if stop.is_some() {
+                    exec::interrupt::resume();
                 }
             }
         }
@@ -91,6 +102,7 @@ mod tests {
             ranks: 4,
             fake_nodes: Some(2),
             metrics: Some("0.0.0.0:9464".into()),
+            stop: Some(15),
         };
         let back: Order = serde_json::from_slice(&serde_json::to_vec(&o).unwrap()).unwrap();
         assert_eq!(back, o);

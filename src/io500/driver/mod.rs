@@ -146,6 +146,9 @@ impl Driver for Io500Driver {
                 ranks: built.ranks,
                 fake_nodes: setup.fake_nodes,
                 metrics: crate::monitoring::published(),
+                // Set by the IO500's clean-up after a signal (`io500/run/interrupt.rs`).
+                stop: exec::interrupt::requested()
+                    .then(|| exec::interrupt::signal().unwrap_or(libc::SIGINT)),
             });
         }
         let tool = phase.tool().unwrap_or_default();
