@@ -60,7 +60,8 @@ fn sigint_in_a_mix_step_wakes_the_schedule_and_removes_the_trees() {
     let d = tmp();
     let t = target_with_user_file(d.path());
     let j = d.path().join("r.json");
-    // A slow rate: the ranks sleep most of the step, so the signal finds them waiting.
+    // One operation a second for the run: each of the two ranks waits 2 s between its
+    // operations (rank 0's are due at 0, 2, 4 s of the step, rank 1's at 1, 3, 5 s).
     let child = spawn(&[
         "--no-store",
         "mix",
@@ -69,7 +70,7 @@ fn sigint_in_a_mix_step_wakes_the_schedule_and_removes_the_trees() {
         "--tasks",
         "2",
         "--ramp",
-        "20:20:100",
+        "1:1:2",
         "--step-seconds",
         "60",
         "--json",
@@ -78,9 +79,12 @@ fn sigint_in_a_mix_step_wakes_the_schedule_and_removes_the_trees() {
     wait_for("the first step", || {
         std::fs::read_to_string(&j).is_ok_and(|s| s.contains("mix-prepare"))
     });
-    std::thread::sleep(Duration::from_millis(300));
+    // About 1.3 s into the step: rank 0 sleeps until 2 s, rank 1 until 3 s. The waits look
+    // at the flag every 0.1 s, so neither sleeps on to its due time.
+    std::thread::sleep(Duration::from_millis(1300));
     let (run, took) = interrupt(child, "INT");
     assert_interrupted_run(&run, 130, took, "SIGINT");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
     assert_only_user_file(&t);
     let doc = json(&j);
     let ops: Vec<(&str, bool)> = doc["phases"]
