@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::interrupts::{
-    assert_interrupted_run, assert_only_user_file, stored, target_with_user_file,
+    assert_interrupted_run, assert_only_user_file, stored, target_with_user_file, STOP_LIMIT,
 };
 use super::signal::{has_entry, interrupt, spawn, wait_for};
 use crate::common::{json, tmp};
@@ -80,11 +80,18 @@ fn sigint_in_a_mix_step_wakes_the_schedule_and_removes_the_trees() {
         std::fs::read_to_string(&j).is_ok_and(|s| s.contains("mix-prepare"))
     });
     // About 1.3 s into the step: rank 0 sleeps until 2 s, rank 1 until 3 s. The waits look
-    // at the flag every 0.1 s, so neither sleeps on to its due time.
+    // at the flag every 0.1 s, so neither sleeps on to its due time (checked below on the
+    // step's own window, which a loaded machine's slow exit does not lengthen).
     std::thread::sleep(Duration::from_millis(1300));
     let (run, took) = interrupt(child, "INT");
-    assert_interrupted_run(&run, 130, took, "SIGINT");
-    assert!(took < Duration::from_millis(1500), "{took:?}");
+    assert_eq!(run.code, 130, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("interrupted by SIGINT"),
+        "{}",
+        run.stderr
+    );
+    // The exit (store, clean-up) on a loaded machine: a generous bound.
+    assert!(took < 5 * STOP_LIMIT, "{took:?}");
     assert_only_user_file(&t);
     let doc = json(&j);
     let ops: Vec<(&str, bool)> = doc["phases"]
@@ -100,6 +107,12 @@ fn sigint_in_a_mix_step_wakes_the_schedule_and_removes_the_trees() {
             ("mix-step", true),
             ("mix-cleanup", false)
         ]
+    );
+    let step = &doc["phases"][1];
+    let window = step["times"]["total_s"].as_f64().unwrap();
+    assert!(
+        window < 2.8,
+        "the cut step lasted {window} s: a rank slept to its due time"
     );
     // The cut step is not judged: no knee from a window that did not run to its end.
     assert_eq!(doc["mix"]["steps"].as_array().map_or(0, Vec::len), 0);
