@@ -58,7 +58,7 @@ pub fn wait_delivered(pid: u32) {
             .any(|l| {
                 l.split_whitespace()
                     .nth(1)
-                    .is_some_and(|m| m.trim_start_matches('0') != "")
+                    .is_some_and(|m| !m.trim_start_matches('0').is_empty())
             });
         if !pending {
             return;
