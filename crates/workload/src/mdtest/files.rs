@@ -27,8 +27,14 @@ pub(crate) fn file_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<u6
     let creation = Order::Creation(&dirs);
     // Items the later phases use: the status file's count, or what the create agreed on.
     let mut limit = ctx.status_items.map_or(full, |n| n.min(full));
-    if p.phases.create && !ctx.cleaning() {
-        limit = create(ctx, iteration, seeds, creation, full)?;
+    if p.phases.create {
+        // Stopped before this iteration's create: it made no files, so the clean-up has none
+        // of its names to try (a plan without a create removes an earlier run's files).
+        limit = if ctx.cleaning() {
+            0
+        } else {
+            create(ctx, iteration, seeds, creation, full)?
+        };
     }
     let sweep = |step, order, count| Sweep::new(iteration, Kind::File, step, order, count);
     if p.phases.stat && !ctx.cleaning() {
@@ -99,6 +105,7 @@ fn create(
     let mut sweep = Sweep::new(iteration, Kind::File, Step::Create, order, full);
     sweep.deadline = deadline;
     let done = run_items(ctx, &sweep, &mut o.rec, &mut make)?;
+    let mut reached = done;
     let mut extra = Extra::default();
     let mut limit = full;
     if p.stonewall_s > 0.0 {
@@ -130,19 +137,34 @@ fn create(
                 deadline: None,
                 ..sweep
             };
-            run_items(ctx, &wear_out, &mut o.rec, &mut make)?;
+            reached = run_items(ctx, &wear_out, &mut o.rec, &mut make)?;
         }
         limit = max;
         extra.stonewall = Some(sw);
     }
     close(ctx, Operation::FileCreate, iteration, o, extra)?;
-    let written = p.stonewall_s > 0.0 && !ctx.cleaning();
+    if ctx.cleaning() {
+        limit = made_limit(ctx, reached, full)?;
+    }
+    // A create cut by a signal or a failure records how far the ranks got, as a stonewall
+    // does: the remove run that follows with the same status file (the IO500's delete phase
+    // after an interrupt) then tries those names, not the planned count.
+    let written = p.stonewall_s > 0.0;
     if let (Some(path), 0, true) = (&p.status_file, ctx.rank(), written) {
         // A bare decimal, as mdtest's StoreStoneWallingIterations.
         std::fs::write(path, limit.to_string())
             .map_err(|err| MdError::io("write stonewall status file", path, err))?;
     }
     Ok(limit)
+}
+
+/// After a create cut by a signal or a rank's failure (every rank calls it): the positions
+/// the clean-up tries, up to the furthest any rank reached plus the one a failure may have
+/// left half made, not the planned count (a `-n 10000000` run cut early would otherwise try
+/// ten million names per rank).
+pub(crate) fn made_limit(ctx: &Ctx, reached: u64, full: u64) -> Result<u64, MdError> {
+    let furthest = ctx.comm.all_reduce_u64(reached, ReduceOp::Max)?;
+    Ok(furthest.saturating_add(1).min(full))
 }
 
 /// The read phase: open read-only, read `-e` bytes, close; with `-X` check them against the

@@ -147,21 +147,23 @@ where
     Ok(pos)
 }
 
-/// A whole timed phase of one sweep: open, the operations, close.
+/// A whole timed phase of one sweep: open, the operations, close; returns the position this
+/// rank reached.
 pub(crate) fn timed_pass<F>(
     ctx: &Ctx,
     op: Operation,
     sweep: &Sweep,
     unique_setup: bool,
     f: F,
-) -> Result<(), MdError>
+) -> Result<u64, MdError>
 where
     F: FnMut(&Path, u64) -> Result<u64, MdError>,
 {
     let expect = work(ctx, sweep.to - sweep.from);
     let mut o = open(ctx, op, sweep.iteration, unique_setup, expect)?;
-    run_items(ctx, sweep, &mut o.rec, f)?;
-    close(ctx, op, sweep.iteration, o, Extra::default())
+    let reached = run_items(ctx, sweep, &mut o.rec, f)?;
+    close(ctx, op, sweep.iteration, o, Extra::default())?;
+    Ok(reached)
 }
 
 /// mdtest's directory rename: a rotation over the `count` directories of every test directory

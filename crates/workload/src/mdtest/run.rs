@@ -274,24 +274,31 @@ fn tree_phase(ctx: &Ctx, iteration: u32, create: bool) -> Result<(), MdError> {
 /// mdtest does nothing and is not printed, so it is left out).
 fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
     let p = ctx.params;
-    let count = ctx.items_per_rank();
+    let full = ctx.items_per_rank();
+    let mut count = full;
     let dirs = ctx.shape.creation_dirs();
     let creation = items::Order::Creation(&dirs);
     let numbered = items::Order::Numbered {
         shuffle: seeds.random,
     };
     let e = ctx.engine;
-    let sweep = |step, order| Sweep::new(iteration, Kind::Dir, step, order, count);
-    if p.phases.create && !ctx.cleaning() {
-        let s = sweep(Step::Create, creation);
+    let sweep = |step, order, count| Sweep::new(iteration, Kind::Dir, step, order, count);
+    if p.phases.create && ctx.cleaning() {
+        // Stopped before this create: none of its directories exist.
+        count = 0;
+    } else if p.phases.create {
+        let s = sweep(Step::Create, creation, count);
         let mut existing = Tally::default();
-        timed_pass(ctx, Operation::DirCreate, &s, p.unique_dir, |path, _| {
+        let reached = timed_pass(ctx, Operation::DirCreate, &s, p.unique_dir, |path, _| {
             leftover::mkdir(e, path, &mut existing).map(|()| 0)
         })?;
         leftover::report(ctx, Leftover::DirExists, iteration, existing)?;
+        if ctx.cleaning() {
+            count = crate::mdtest::files::made_limit(ctx, reached, full)?;
+        }
     }
     if p.phases.stat && !ctx.cleaning() {
-        let s = sweep(Step::Stat, numbered);
+        let s = sweep(Step::Stat, numbered, count);
         timed_pass(ctx, Operation::DirStat, &s, false, |path, _| {
             no_bytes("stat", path, e.stat(path))
         })?;
@@ -303,7 +310,7 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
         close(ctx, Operation::DirRename, iteration, o, Extra::default())?;
     }
     if p.phases.remove {
-        let s = sweep(Step::Remove, creation);
+        let s = sweep(Step::Remove, creation, count);
         let mut kept = Tally::default();
         // As for files: a cut remove phase is followed by the clean-up pass.
         let passes = if ctx.cleaning() { 1 } else { 2 };
