@@ -14,10 +14,7 @@ fn sigint_to_mpirun_stops_every_rank_and_removes_the_files() {
     std::fs::write(t.join("user.txt"), "mine").unwrap();
     let j = d.path().join("r.json");
     let o = t.join("f");
-    // Open MPI kills the ranks 1 s after its SIGTERM by default; a loaded machine may need
-    // longer for the clean-up (docs/safety.md).
     let child = launcher(4, 60)
-        .env("OMPI_MCA_odls_base_sigkill_timeout", "10")
         .arg(bin())
         .args([
             "--no-store",
