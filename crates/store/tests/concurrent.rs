@@ -123,7 +123,7 @@ fn two_processes() {
 
 /// One writer process of `two_processes` (ignored on its own: it needs the variables).
 #[test]
-#[ignore]
+#[ignore = "a writer process that two_processes starts with --ignored and its variables"]
 fn writer_process() {
     let db = PathBuf::from(std::env::var_os(DB).expect(DB));
     write_runs(&db, &std::env::var(TAG).expect(TAG));
