@@ -298,25 +298,16 @@ impl fmt::Display for LatencyLimit {
     }
 }
 
-/// A duration with its unit (`10ms`, `1.5 ms`, `500us`, `2s`) in nanoseconds.
+/// A duration with its unit (`10ms`, `1.5 ms`, `500us`, `2s`) in nanoseconds: the
+/// command line's duration parser (`text::parse_duration`), but a limit must name its unit.
 pub fn duration_ns(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .ok_or_else(|| format!("\"{t}\" has no unit (ns, us, ms or s)"))?;
-    let (num, unit) = t.split_at(split);
-    let scale = match unit.trim() {
-        "ns" => 1.0,
-        "us" | "µs" => 1e3,
-        "ms" => 1e6,
-        "s" => 1e9,
-        u => return Err(format!("\"{t}\": unknown unit \"{u}\" (ns, us, ms or s)")),
-    };
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("\"{t}\": \"{num}\" is not a number"))?;
-    let ns = (v * scale).round();
-    if !(0.0..=1e18).contains(&ns) {
+    if t.ends_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return Err(format!("\"{t}\" has no unit (ns, us, ms or s)"));
+    }
+    let seconds = text::parse_duration(&t.replace(' ', ""))?;
+    let ns = (seconds * 1e9).round();
+    if ns > 1e18 {
         return Err(format!("\"{t}\" is out of range"));
     }
     Ok(ns as u64)
