@@ -109,3 +109,39 @@ fn mdtest_rank_1_failing_on_disk_leaves_only_the_users_file() {
     assert_eq!(phases, ["tree-create"], "{err}");
     assert_eq!(crate::common::listing(&tree), ["dir.mdtest.1.4"]);
 }
+
+#[test]
+fn mix_rank_1_failing_ends_both_ranks_with_its_error() {
+    // Rank 1's prepare: its directory, 2 data directories, 4 files and 1 empty directory
+    // (operations 1-8); operation 10 is in the first step.
+    let mix = tmp();
+    let file = mix.path().join("m.toml");
+    std::fs::write(
+        &file,
+        "name = \"m\"\n[operations]\nstat = 100\n[tree]\ndirs = 2\nfiles-per-dir = 2\n\
+         file-size = \"4k\"\nio-size = \"4k\"\nempty-dirs = 1\n",
+    )
+    .unwrap();
+    let args = format!(
+        "mix -a DUMMY --dummy.fault-rank=1 --dummy.fail-at=10 --mix {} --dir DIR/mix \
+         --ramp 200:200:400 --step-seconds 0.2",
+        file.display()
+    );
+    let (code, err, phases) = two_ranks(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("rank 1: stat DIR/mix/r1/d") && err.contains("Input/output error (EIO)"),
+        "{err}"
+    );
+    // The prepare finished; the cut step and the clean-up after the failure are not reported.
+    assert_eq!(phases, ["mix-prepare"], "{err}");
+    // In the prepare (rank 1's fourth operation, a create): nothing finished.
+    let args = args.replace("fail-at=10", "fail-at=4 --dummy.fail-errno=28");
+    let (code, err, phases) = two_ranks(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("rank 1: create DIR/mix/r1/d") && err.contains("(ENOSPC)"),
+        "{err}"
+    );
+    assert!(phases.is_empty(), "{phases:?}");
+}

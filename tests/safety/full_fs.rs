@@ -208,3 +208,20 @@ fn md_workbench_enospc_in_the_precreate_removes_its_data_sets() {
     assert_eq!(stored, 0);
     assert_eq!(listing(&t), ["user.txt"]);
 }
+
+#[test]
+fn mix_enospc_removes_every_rank_tree() {
+    let Some((_fs, t)) = target_with_user_file(2) else {
+        return;
+    };
+    // Each rank prepares 20 x 50 files of 16 KiB (16 MiB), in 2 MiB: the prepare fails.
+    let mix = t.join("mix");
+    let args = format!(
+        "mix --tasks 2 --mix build-like --ramp 100:100:100 --step-seconds 0.2 --dir {}",
+        mix.display()
+    );
+    let (doc, stored) = fails_with_enospc(&args, &mix);
+    assert!(phase_names(&doc).is_empty());
+    assert_eq!(stored, 0);
+    assert_eq!(listing(&t), ["user.txt"]);
+}

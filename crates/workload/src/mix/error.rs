@@ -6,7 +6,7 @@ use exec::CommError;
 /// Why a rank stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum MixError {
-    #[error("{op} {path}: {source}")]
+    #[error("{op} {path}: {}", engine::errno::describe(.source))]
     Io {
         op: &'static str,
         path: String,

@@ -57,9 +57,11 @@ pub(crate) fn perform(
         MixOp::Create => {
             let id = t.new_file(rng);
             let p = t.file_path(0, id);
-            e.create_file(p, &b.file)
-                .map_err(|err| MixError::io("create", p, err))?;
+            let made = e.create_file(p, &b.file);
+            // Counted also when the create failed part-way (a full file system): the file
+            // may exist, and the clean-up after a failure skips it where it does not.
             t.added_file(id);
+            made.map_err(|err| MixError::io("create", t.file_path(0, id), err))?;
             done(op, b.file.len() as u64)
         }
         MixOp::OpenRead => {

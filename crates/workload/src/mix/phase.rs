@@ -46,6 +46,9 @@ pub(crate) fn open(ctx: &Ctx, op: Operation, step: u32, requested: u64) -> Resul
         ctx.report
             .phase_start(op, step, ctx.ranks() as usize, window);
     }
+    // A broadcast is no barrier under MPI (the root may leave it first): the barrier makes
+    // every rank's window start together.
+    ctx.comm.barrier()?;
     let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
     rec.set_epoch(epoch);
     let start = now_ns();
@@ -77,7 +80,7 @@ struct RankReport {
 
 /// Closes a phase that ended on this rank at `end` (`now_ns`): barrier, then this rank's
 /// report to rank 0, which reports the phase with every rank's `notes` among its warnings.
-/// Rank 0 gets a step's verdict; the others `None`.
+/// Rank 0 gets a step's verdict; the others `None` (and every rank `None` once a rank failed).
 pub(crate) fn close(
     ctx: &Ctx,
     open: Open,
@@ -85,6 +88,12 @@ pub(crate) fn close(
     notes: Vec<String>,
 ) -> Result<Option<Verdict>, MixError> {
     ctx.comm.barrier()?;
+    // Did a rank fail? Then the phase is not reported (its figures cover a cut run), the
+    // steps left are skipped and the clean-up runs unreported (`run`).
+    if crate::stop::any_failed(ctx.comm, ctx.failed_here())? {
+        ctx.failing.set(true);
+        return Ok(None);
+    }
     // One agreement per phase: was it cut by a signal, and does the run stop?
     let (cut, stop) = crate::stop::after_phase(ctx.comm, exec::interrupt::requested())?;
     if stop.is_some() {
@@ -142,6 +151,11 @@ pub(crate) fn close(
         not_started: waits,
         service,
         series,
+        window_s: if open.op == Operation::MixStep {
+            ctx.params.step_seconds
+        } else {
+            0.0
+        },
         verdict: None,
         warnings,
     };

@@ -1,14 +1,16 @@
 //! The phases of a mix run: the prepare, the steps of the ramp while each stays within the
 //! latency limit (rank 0 judges, every rank hears), then the cleanup, also after a signal
 //! (the ranks agree after each phase; the cut one is marked interrupted, the steps left are
-//! skipped).
+//! skipped). After an I/O error on any rank the ranks agree at the phase's end, skip the
+//! phases left and remove the run's tree unreported (`cleanup::after_failure`); the run ends
+//! with "rank N: <error>" and status 1.
 
 use engine::OpenHints;
-use exec::{first_failure, CommError, Ranks};
+use exec::{CommError, Ranks};
 use plan::mix::{show_ns, MixParams};
 use results::mix::summaries;
 
-use super::cleanup::cleanup;
+use super::cleanup::{after_failure, cleanup};
 use super::ctx::Ctx;
 use super::error::MixError;
 use super::ops::Buffers;
@@ -46,29 +48,40 @@ pub fn run(
                 report: &report,
                 slot: comm.rank() - ranks.first_local(),
                 stopped: std::cell::Cell::new(None),
+                failed: std::cell::RefCell::new(None),
+                failing: std::cell::Cell::new(false),
             };
             run_rank(&ctx, made_dir)
         })
     });
     let is_peer = |e: &MixError| matches!(e, MixError::Comm(CommError::PeerFailed { .. }));
-    let failure = first_failure(&outcomes, is_peer);
+    let failure = crate::stop::run_failure(&outcomes, is_peer, |t| t.failure.clone());
     if let Some(f) = &failure {
         report.stopped(format!("a rank failed: {f}"));
     }
-    let interrupted = outcomes.iter().find_map(|o| *o.as_ref().ok()?);
+    let interrupted = outcomes
+        .iter()
+        .find_map(|o| o.as_ref().ok()?.interrupted);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
     session.finish(phases, summary, 0, failure, interrupted)
 }
 
-/// `Some(signal)`: a signal stopped the run (after its cleanup).
-fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<Option<i32>, MixError> {
+/// How a rank's run ended, the same on every rank.
+struct RunTotals {
+    /// The signal that stopped the run (after its cleanup), if one did.
+    interrupted: Option<i32>,
+    /// "rank N: <error>" of the lowest rank whose I/O error ended the run, on rank 0 (empty
+    /// on the others; `None` when no rank failed).
+    failure: Option<String>,
+}
+
+fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {
     let p = ctx.params;
     let is_root = ctx.rank() == 0;
     if is_root && made_dir {
-        ctx.engine
-            .mkdir(&p.dir)
-            .map_err(|e| MixError::io("mkdir", &p.dir, e))?;
+        let made = ctx.engine.mkdir(&p.dir);
+        ctx.absorb(made.map_err(|e| MixError::io("mkdir", &p.dir, e)))?;
     }
     let mut tree = RankTree::new(&p.dir, ctx.rank(), &p.mix.tree);
     prepare(ctx, &mut tree)?;
@@ -81,7 +94,7 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<Option<i32>, MixError> {
             rank: ctx.comm.rank(),
         },
     };
-    let rates = if ctx.stopped.get().is_some() {
+    let rates = if ctx.stopped.get().is_some() || ctx.failing.get() {
         Vec::new()
     } else {
         p.ramp.rates()
@@ -89,6 +102,9 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<Option<i32>, MixError> {
     let mut why = "the ramp reached its maximum with every step within the limit".to_string();
     for (i, &rate) in rates.iter().enumerate() {
         let verdict = step(ctx, &mut tree, &mut buffers, i as u32 + 1, rate)?;
+        if ctx.failing.get() {
+            break;
+        }
         if let Some(sig) = ctx.stopped.get() {
             why = format!(
                 "interrupted by {} during the step at {rate} ops/s",
@@ -116,18 +132,40 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<Option<i32>, MixError> {
             exec::interrupt::signal_name(sig)
         );
     }
-    if is_root {
+    if is_root && !ctx.failing.get() {
         ctx.report.stopped(why);
     }
     // The cleanup's closing barrier: every rank's tree is gone before rank 0 removes DIR.
-    cleanup(ctx, &mut tree)?;
+    if !ctx.failing.get() {
+        cleanup(ctx, &mut tree)?;
+    }
+    let mut failure = None;
+    if ctx.failing.get() {
+        let notes = after_failure(ctx, &mut tree)?;
+        ctx.comm.barrier()?;
+        for n in notes {
+            ctx.report.warning(&n);
+        }
+        let mine = ctx.failed.borrow().as_ref().map(|e| e.to_string());
+        failure = Some(crate::stop::first_failure(
+            ctx.comm,
+            &mine.unwrap_or_default(),
+        )?);
+    }
     if is_root && made_dir {
         if let Err(e) = ctx.engine.rmdir(&p.dir) {
-            ctx.report.warning(&format!(
-                "Unable to remove directory {}: {e} (something else is in it)",
-                p.dir.display()
-            ));
+            // NotFound: the mkdir of DIR itself failed.
+            if e.kind() != std::io::ErrorKind::NotFound {
+                ctx.report.warning(&format!(
+                    "Unable to remove directory {}: {} (something else is in it)",
+                    p.dir.display(),
+                    engine::errno::describe(&e)
+                ));
+            }
         }
     }
-    Ok(ctx.stopped.get())
+    Ok(RunTotals {
+        interrupted: ctx.stopped.get(),
+        failure,
+    })
 }

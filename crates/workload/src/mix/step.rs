@@ -3,7 +3,8 @@
 //! latency is measured from the due time (what a user of the file system would wait, the
 //! queue included); its service time from the issue. Operations still waiting when the window
 //! ends are not started; their waits so far count as lower bounds of their latency. A signal
-//! ends the step at once (looked at after each wait and each operation).
+//! ends the step at once (looked at after each wait and each operation), and so does an I/O
+//! error on this rank (kept in the context; the ranks agree on it at the step's end).
 
 use measure::now_ns;
 use results::Operation;
@@ -57,13 +58,21 @@ pub(crate) fn step(
             break;
         }
         let op = chooser.pick(&mut rng);
-        let d = perform(ctx.engine, t, &mut rng, op, b)?;
+        // An I/O error ends this rank's step; the ranks learn of it at the step's end.
+        let Some(d) = ctx.absorb(perform(ctx.engine, t, &mut rng, op, b))? else {
+            break;
+        };
         let end = o.rec.record_since(d.op as usize, due, d.bytes);
         o.service.record(end - issued);
         o.tally.done[d.op as usize] += 1;
         o.tally.substituted += u64::from(d.substituted);
     }
-    // The step lasts its window at least, so a schedule that ended early is not a higher rate.
-    let end = wait_until(window_end).max(now_ns());
+    // The step lasts its window at least, so a schedule that ended early is not a higher rate
+    // (a failed rank does not wait: its step is not reported).
+    let end = if ctx.failed_here() {
+        now_ns()
+    } else {
+        wait_until(window_end).max(now_ns())
+    };
     close(ctx, o, end, Vec::new())
 }
