@@ -88,10 +88,12 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
     }
     if o.short() {
         p.warnings.push(format!(
-            "the achieved rate {:.1} ops/s fell short of the requested {} ops/s: the latencies \
-             describe the load that was carried, not the one requested",
+            "the achieved rate {:.1} ops/s fell short of the requested {} ops/s (the schedule \
+             offered {:.1}): the latencies describe the load that was carried, not the one \
+             requested",
             o.achieved(),
-            o.requested_ops_s
+            o.requested_ops_s,
+            o.offered()
         ));
     }
     if o.substituted() > 0 {

@@ -19,7 +19,7 @@ pub use plan::mix::{LatencyLimit, MixOp, Statistic};
 /// The recorder's kinds: one per operation of the mix, in [`MixOp::ALL`] order.
 pub const KINDS: usize = MixOp::ALL.len();
 
-/// A step whose achieved rate is below this fraction of the requested one is flagged short:
+/// A step whose achieved rate is below this fraction of the offered one is flagged short:
 /// the ranks could not issue or complete the load, so its latencies describe a lower load.
 pub const SHORT_OF: f64 = 0.95;
 
@@ -71,6 +71,8 @@ pub struct PhaseOutcome {
     /// operation was issued (not scheduled) to its end, ns.
     pub service: LatencyHistogram,
     pub series: IntervalSeries,
+    /// A step's window (`--step-seconds`); 0 for the prepare and the cleanup.
+    pub window_s: f64,
     /// A step's verdict against the latency limit.
     pub verdict: Option<Verdict>,
     pub warnings: Vec<String>,
@@ -116,9 +118,20 @@ impl PhaseOutcome {
         per_s(self.completed() as f64, self.elapsed())
     }
 
-    /// Whether the achieved rate fell short of the requested one (below [`SHORT_OF`] of it).
+    /// The rate the schedule offered: its operations over the window. With fixed arrivals
+    /// that is the requested rate; Poisson arrivals draw a count around it.
+    pub fn offered(&self) -> f64 {
+        if self.window_s > 0.0 {
+            self.scheduled() as f64 / self.window_s
+        } else {
+            self.requested_ops_s as f64
+        }
+    }
+
+    /// Whether the achieved rate fell short of the offered one (below [`SHORT_OF`] of it):
+    /// the ranks did not carry the load the schedule put in the window.
     pub fn short(&self) -> bool {
-        self.phase == Operation::MixStep && self.achieved() < SHORT_OF * self.requested_ops_s as f64
+        self.phase == Operation::MixStep && self.achieved() < SHORT_OF * self.offered()
     }
 
     /// Every completed operation's latency, all kinds merged.

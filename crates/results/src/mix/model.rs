@@ -45,7 +45,8 @@ pub struct MixStep {
     /// scheduled start, and the waits of those never started), ns.
     pub latency_ns: f64,
     pub within_limit: bool,
-    /// The achieved rate fell below 95 % of the requested one.
+    /// The achieved rate fell below 95 % of the offered one (the schedule's operations over
+    /// the window: the requested rate with fixed arrivals, the draw's with Poisson).
     pub short_of_requested: bool,
     /// Service time (issue to end, the queueing before the issue left out), all operations
     /// merged, ns: what a closed-loop tool would report.

@@ -53,6 +53,7 @@ fn step(requested: u64, ranks: Vec<RankStep>, waits: &[u64]) -> PhaseOutcome {
         not_started,
         service: hist(&[500, 600]),
         series: IntervalSeries::new(1_000_000_000, 0),
+        window_s: 1.0,
         verdict,
         warnings: Vec::new(),
     }
@@ -116,4 +117,16 @@ fn summaries_per_phase_kind() {
     assert_eq!(s[0].operation, Operation::MixStep);
     assert_eq!(s[0].iterations, 2);
     assert_eq!(s[0].ops_per_s.max, 150.0);
+}
+
+#[test]
+fn a_poisson_step_is_judged_by_what_its_schedule_offered() {
+    // 100 ops/s asked for 1 s; the Poisson draw put only 80 in the window and all ran on
+    // time: not short. Had 80 been asked for with fixed arrivals, the same.
+    let o = step(100, vec![rank(0.0, 1.0, 80, 0, 0)], &[]);
+    assert_eq!(o.offered(), 80.0);
+    assert!(!o.short());
+    // 80 scheduled, 60 done, 20 never started: short of what was offered.
+    let o = step(100, vec![rank(0.0, 1.0, 60, 0, 20)], &vec![1_000; 20]);
+    assert!(o.short());
 }
