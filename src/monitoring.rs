@@ -257,7 +257,8 @@ impl Monitoring {
              (--metrics-linger 0 stops at once)",
             cfg.linger.as_secs_f64()
         );
-        std::thread::sleep(cfg.linger);
+        // A signal ends the linger (the run's results are complete and stored already).
+        exec::interrupt::sleep(cfg.linger);
         drop(active);
     }
 }

@@ -165,6 +165,35 @@ fn long_write(t: &Path, extra: &[&str]) -> std::process::Child {
 }
 
 #[test]
+fn sigint_in_the_delay_before_a_phase_stops_at_once() {
+    let d = tmp();
+    let t = target_with_user_file(d.path());
+    let o = t.join("f");
+    // -d 30: rank 0 sleeps 30 s before the write; the signal must end that sleep.
+    let child = spawn(&[
+        "--no-store",
+        "ior",
+        "-w",
+        "-r",
+        "-t",
+        "64k",
+        "-b",
+        "1m",
+        "-F",
+        "--tasks",
+        "2",
+        "-d",
+        "30",
+        "-o",
+        o.to_str().unwrap(),
+    ]);
+    std::thread::sleep(Duration::from_millis(700));
+    let (run, took) = interrupt(child, "INT");
+    assert_interrupted_run(&run, 130, took, "SIGINT");
+    assert_only_user_file(&t);
+}
+
+#[test]
 fn keep_flag_keeps_the_files_after_an_interrupt() {
     let d = tmp();
     let t = target_with_user_file(d.path());

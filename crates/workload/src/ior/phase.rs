@@ -113,7 +113,8 @@ pub(crate) fn run_phase(
         prepare_write_target(ctx, &path, pretend)?;
     }
     if plan.mode != Mode::Check && rank == 0 && p.inter_test_delay_s > 0.0 {
-        std::thread::sleep(Duration::from_secs_f64(p.inter_test_delay_s));
+        // A signal ends the delay at once: the phase then stops after its first transfer.
+        exec::interrupt::sleep(Duration::from_secs_f64(p.inter_test_delay_s));
     }
     let session = ctx.report.session;
     let page_cache = match plan.mode {

@@ -37,8 +37,11 @@ pub(super) fn run_phase(
         }
         let path = format!("{dir}/{}", phase.name);
         out.txt(&format!("; Checking for pause file {path}\n"));
+        // A signal ends the pause: the phase then takes its tool's interrupt path.
         while !s.dry_run && Path::new(&path).exists() {
-            std::thread::sleep(Duration::from_secs(1));
+            if !exec::interrupt::sleep(Duration::from_secs(1)) {
+                break;
+            }
         }
     }
     if s.verbosity > 0 {
