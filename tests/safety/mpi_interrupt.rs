@@ -1,5 +1,6 @@
-//! SIGINT to `mpirun -np 4`: Open MPI forwards it to the ranks as SIGTERM; they stop, remove
-//! the test files, keep the cut phase as interrupted, and the document says 143.
+//! SIGINT to `mpirun -np 4` (once, as a terminal's Ctrl-C sends it): Open MPI sends the ranks
+//! SIGTERM; they stop, remove the test files, keep the cut phase as interrupted, and the
+//! document says 143.
 
 use std::time::{Duration, Instant};
 
@@ -35,8 +36,10 @@ fn sigint_to_mpirun_stops_every_rank_and_removes_the_files() {
         .unwrap();
     wait_for("the test files", || has_entry(&t, "f.00000003"));
     std::thread::sleep(Duration::from_millis(300));
-    // `timeout` passes the signal on to mpirun.
-    send(child.id(), "INT");
+    // To mpirun itself, as a terminal's Ctrl-C: `timeout` would pass it on to mpirun and
+    // again to its process group, mpirun included, and a second SIGINT makes mpirun kill the
+    // ranks at once ("hit ctrl-c again to forcibly terminate").
+    send(mpirun_of(child.id()), "INT");
     let sent = Instant::now();
     let out = child.wait_with_output().unwrap();
     let took = sent.elapsed();
@@ -47,4 +50,15 @@ fn sigint_to_mpirun_stops_every_rank_and_removes_the_files() {
     let doc = json(&j);
     assert_eq!(doc["exit_code"], 143, "{stderr}");
     assert_eq!(doc["phases"][0]["interrupted"], true);
+}
+
+/// The pid of the `mpirun` that `timeout` (pid `timeout`) started.
+fn mpirun_of(timeout: u32) -> u32 {
+    let children = std::fs::read_to_string(format!("/proc/{timeout}/task/{timeout}/children"))
+        .expect("the children of timeout");
+    children
+        .split_whitespace()
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("timeout's child, mpirun")
 }
