@@ -155,3 +155,19 @@ fn root_home_and_mount_roots_are_refused_before_any_io() {
     assert!(!r.stderr.contains("root directory"), "{}", r.stderr);
     assert!(listing(d.path()).contains(&"root.ini".to_string()));
 }
+
+#[test]
+fn a_failed_read_keeps_the_files_it_read() {
+    let d = tmp();
+    let t = with_user_files(&d.path().join("t"));
+    let f = t.join("f");
+    // A 4 KiB file from an earlier run (-k keeps it), read as if it were 8 KiB: a short read.
+    iogauge(&format!("--no-store ior -w -k -t 1k -b 4k -o {}", f.display())).ok();
+    let run = iogauge(&format!("--no-store ior -r -t 1k -b 8k -o {}", f.display())).code(1);
+    assert!(run.stderr.contains("short read"), "{}", run.stderr);
+    // The run did not write the file: it stays, as IOR (which aborts) leaves it.
+    assert_eq!(std::fs::metadata(&f).unwrap().len(), 4096);
+    std::fs::remove_file(&f).unwrap();
+    assert_user_files_only(&t);
+    // (A failure in a repetition that wrote removes what it wrote: tests/safety/full_fs.rs.)
+}

@@ -1,6 +1,7 @@
 //! What an IOR run leaves when a rank fails mid-repetition: the ranks never reach the
 //! removal at the end of the repetition, so the process removes the repetition's test files
-//! afterwards, by name, exactly as that removal would have (not with `-k` or `-E`): this
+//! afterwards, by name, as that removal would have (not with `-k` or `-E`, and not when the
+//! repetition did not write them: a failed read keeps the files it read): this
 //! process's ranks' own files (file per process) or the shared file (rank 0), then the `-u`
 //! directories the run created, only if empty. Nothing is removed recursively.
 //!
@@ -10,7 +11,7 @@
 
 use std::io::ErrorKind;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 
 use exec::Ranks;
@@ -20,10 +21,12 @@ use crate::ior::{naming, IorParams};
 const NONE: u32 = u32::MAX;
 
 /// What the ranks of this process made, kept outside them so a failure loses nothing: the
-/// repetition whose files are on disk, and the `-u` directories created.
+/// repetition whose files are on disk, whether it wrote them, and the `-u` directories
+/// created.
 #[derive(Debug)]
 pub(crate) struct Made {
     repetition: AtomicU32,
+    wrote: AtomicBool,
     dirs: Mutex<Vec<PathBuf>>,
 }
 
@@ -31,6 +34,7 @@ impl Default for Made {
     fn default() -> Self {
         Made {
             repetition: AtomicU32::new(NONE),
+            wrote: AtomicBool::new(false),
             dirs: Mutex::new(Vec::new()),
         }
     }
@@ -39,7 +43,13 @@ impl Default for Made {
 impl Made {
     /// Repetition `rep` starts: its files may exist from here on.
     pub fn repetition(&self, rep: u32) {
+        self.wrote.store(false, Ordering::Release);
         self.repetition.store(rep, Ordering::Release);
+    }
+
+    /// The repetition's write phase starts: the files are this run's from here on.
+    pub fn writing(&self) {
+        self.wrote.store(true, Ordering::Release);
     }
 
     /// The repetition's files were removed (or kept on purpose).
@@ -67,7 +77,9 @@ impl Made {
 /// not be removed.
 pub(crate) fn after_failure(p: &IorParams, ranks: &Ranks, made: &Made) -> Option<String> {
     let rep = made.current()?;
-    if !removes(p, 0) || ranks.local() == 0 {
+    // A repetition that only read keeps its files: they were there before the run, and IOR,
+    // which aborts on a failure, keeps them too.
+    if !made.wrote.load(Ordering::Acquire) || !removes(p, 0) || ranks.local() == 0 {
         return None;
     }
     let engine = engine::build(&p.engine, ranks.first_local()).ok()?;

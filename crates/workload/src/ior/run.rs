@@ -128,6 +128,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
         let mut write_pairs = None;
 
         if p.write_file && !time_up() {
+            ctx.made.writing();
             let plan = plan(Mode::Write, 0, false, p.stonewall_wear_out_iterations);
             let mut mine = run_phase(ctx, &plan, &mut buf)?;
             let cache = mine.page_cache.take();
