@@ -41,6 +41,8 @@ pub const CASES: &[Case] = &[
     case("ior -t 1m -b 1m -o DIR/not/here/f", "DIR/not/here does not exist"),
     case("ior -t 1m -b 1m -o DIR/afile/f", "DIR/afile is not a directory"),
     case("ior -t 1m -b 1m -o DIR/f --json DIR/nosuch/r.json", "--json DIR/nosuch/r.json"),
+    case("--events DIR/nosuch/ev.jsonl ior -t 1m -b 1m -o DIR/f", "--events DIR/nosuch/ev.jsonl"),
+    case("--events DIR/nosuch/ev.jsonl mdtest -n 10 -d DIR/md", "--events DIR/nosuch/ev.jsonl"),
     case("mdtest -n 10 -d DIR/afile", "-d DIR/afile: not a directory"),
     case("mdtest -n 10 -d DIR/nosuch/deeper", "DIR/nosuch does not exist"),
     case("find DIR/nosuch", "DIR/nosuch"),
