@@ -42,7 +42,8 @@ What is read:
   --tree DIR           read this existing tree instead (never modified; symbolic links and
                        special files are skipped)
   --common-size SIZE   generate a common file of SIZE (k/m/g, powers of 1024; e.g. 256m)
-  --common-file FILE   read this existing file as the common file (never modified)
+  --common-file FILE   read this existing file as the common file (never modified); alone
+                       (no --dir, --tree or --files) it is all that is read
   --transfer SIZE      bytes per read call (default 1m)
 
 How the ranks start:
@@ -175,6 +176,12 @@ pub fn parse(args: &[String]) -> Result<StartupCommand, String> {
             _ => cmd.json = Some(v.into()),
         }
     }
+    // `--common-file F` alone reads just that file: the tree is generated only where a
+    // --dir is given for it (or --files asks for one).
+    let p = &mut cmd.params;
+    if p.common_file.is_some() && p.dir.is_none() && p.tree.is_none() && !files_given {
+        p.files = 0;
+    }
     if !cmd.help {
         check(&cmd.params, files_given)?;
     }
@@ -259,6 +266,11 @@ mod tests {
             (c.params.stagger_s, c.tasks, c.per_rank),
             (0.01, Some(3), true)
         );
+        let alone = p("--common-file /lib.so").unwrap();
+        assert_eq!(alone.params.files, 0);
+        assert!(p("--common-file /lib.so --files 10")
+            .unwrap_err()
+            .contains("needs --dir DIR"));
         let t = p("--tree /env --common-file /lib.so --ranks-per-node 2 --iterations 3 --dry-run")
             .unwrap();
         assert_eq!(

@@ -132,10 +132,7 @@ fn read_cached(p: &PhaseResult, t: &Thresholds) -> Option<Alert> {
             ),
             "",
         ),
-        None => (
-            String::new(),
-            "; use --drop-caches, -C with ranks on other nodes, or O_DIRECT",
-        ),
+        None => (String::new(), cache_advice(p.operation)),
     };
     let mut a = Alert::new(
         AlertId::ReadCached,
@@ -155,6 +152,16 @@ fn read_cached(p: &PhaseResult, t: &Thresholds) -> Option<Alert> {
         a = a.with("drop_method", d.method.label());
     }
     Some(a)
+}
+
+/// What would move a phase's data out of the readers' page cache, in the workload's own
+/// options.
+fn cache_advice(op: Operation) -> &'static str {
+    match op {
+        Operation::Read => "; use --drop-caches, -C with ranks on other nodes, or O_DIRECT",
+        Operation::FileRead => "; use --drop-caches, or -N with ranks on other nodes",
+        _ => "; use --drop-caches (as root it drops the node's caches)",
+    }
 }
 
 fn dataset_fits_memory(doc: &RunResult, p: &PhaseResult, t: &Thresholds) -> Option<Alert> {

@@ -255,7 +255,7 @@ fn read_common(
         let want = (size - at).min(buf.len() as u64) as usize;
         let n = f
             .read_at(&mut buf[..want], at)
-            .map_err(|err| StartupError::io("read", path, err))?;
+            .map_err(|err| StartupError::io_at("read", path, at, err))?;
         rec.record(READ, n as u64);
         if n == 0 {
             break;

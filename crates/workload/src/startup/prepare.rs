@@ -90,7 +90,8 @@ fn write_common(
     while at < p.common_size && !exec::interrupt::requested() {
         let n = (p.common_size - at).min(buf.len() as u64) as usize;
         pattern.stamp(&mut buf[..n], at);
-        f.write_at(&buf[..n], at).map_err(io)?;
+        f.write_at(&buf[..n], at)
+            .map_err(|err| StartupError::io_at("write", path, at, err))?;
         at += n as u64;
     }
     f.close().map_err(io)
