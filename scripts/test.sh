@@ -13,6 +13,10 @@ command -v mpicc >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
 # (bindgen loads libclang.so; libclang-cpp, which some images carry, is not it)
 dpkg -s libclang-dev >/dev/null 2>&1 || need_apt+=(libclang-dev)
 command -v timeout >/dev/null 2>&1 || need_apt+=(coreutils)
+# The store's integrity test checks with SQLite's own tool; the device-mapper test
+# (tests/faults/dm_error.rs) makes an `error` target with dmsetup.
+command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
+command -v dmsetup >/dev/null 2>&1 || need_apt+=(dmsetup)
 # The Slurm test (scripts/slurm-test.sh): a single-node Slurm with munge, on its own dirs and ports.
 command -v slurmctld >/dev/null 2>&1 || need_apt+=(slurm-wlm)
 command -v munged >/dev/null 2>&1 || need_apt+=(munge)
