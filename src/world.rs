@@ -256,7 +256,8 @@ pub fn proceed(global: &Global) -> Result<(), u8> {
     let job = job();
     if is_root() {
         // Before the store, which creates its file: nothing is made when a check fails.
-        if let Err(e) = crate::outputs::check_dirs_exist(&[("--events", global.events.as_deref())]) {
+        if let Err(e) = crate::outputs::check_dirs_exist(&[("--events", global.events.as_deref())])
+        {
             return Err(bad_input(format!("iogauge: {e}")));
         }
         if let Err(e) = global.storing.prepare() {

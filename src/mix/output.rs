@@ -147,7 +147,9 @@ impl MixReport {
                 m.limit.statistic_name(),
                 show_ns(k.latency_ns)
             )?,
-            None if m.steps.is_empty() => writeln!(self.out, "knee: none (no step ran to its end)")?,
+            None if m.steps.is_empty() => {
+                writeln!(self.out, "knee: none (no step ran to its end)")?
+            }
             None => writeln!(self.out, "knee: none (no step stayed within {})", m.limit)?,
         }
         writeln!(self.out, "stopped: {}", m.stopped)

@@ -162,7 +162,11 @@ fn a_failed_read_keeps_the_files_it_read() {
     let t = with_user_files(&d.path().join("t"));
     let f = t.join("f");
     // A 4 KiB file from an earlier run (-k keeps it), read as if it were 8 KiB: a short read.
-    iogauge(&format!("--no-store ior -w -k -t 1k -b 4k -o {}", f.display())).ok();
+    iogauge(&format!(
+        "--no-store ior -w -k -t 1k -b 4k -o {}",
+        f.display()
+    ))
+    .ok();
     let run = iogauge(&format!("--no-store ior -r -t 1k -b 8k -o {}", f.display())).code(1);
     assert!(run.stderr.contains("short read"), "{}", run.stderr);
     // The run did not write the file: it stays, as IOR (which aborts) leaves it.

@@ -92,8 +92,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     }
     let body = t.strip_prefix('+').unwrap_or(t);
     let (digits, shift) = split(body).ok_or_else(|| not_integer(text, "a size"))?;
-    scaled(digits, shift)
-        .ok_or_else(|| format!("\"{text}\" is too large (the limit is 2^64 - 1)"))
+    scaled(digits, shift).ok_or_else(|| format!("\"{text}\" is too large (the limit is 2^64 - 1)"))
 }
 
 /// A signed integer with the same optional suffixes (seeds, `-i`, `-A`, which IOR lets go

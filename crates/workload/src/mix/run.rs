@@ -59,9 +59,7 @@ pub fn run(
     if let Some(f) = &failure {
         report.stopped(format!("a rank failed: {f}"));
     }
-    let interrupted = outcomes
-        .iter()
-        .find_map(|o| o.as_ref().ok()?.interrupted);
+    let interrupted = outcomes.iter().find_map(|o| o.as_ref().ok()?.interrupted);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
     session.finish(phases, summary, 0, failure, interrupted)
