@@ -86,7 +86,8 @@ exec timeout 120 mpirun --oversubscribe -np 4 $bin $ior
 JOB
 chmod +x "$S/job.sh"
 check "sbatch + mpirun" 0 timeout 150 sbatch -W -n 4 -o "$S/job.out" "$S/job.sh"
-grep -qE '^tasks +: 4' "$S/job.out" || { echo "slurm sbatch: not 4 tasks"; cat "$S/job.out"; fail=1; }
+[ "$(grep -E '^(tasks|nodes|clients per node)' "$S/job.out")" = "$plain" ] \
+  || { echo "slurm sbatch: node map differs from plain mpirun"; cat "$S/job.out"; fail=1; }
 check "salloc + mpirun" 0 timeout 150 salloc -n 4 timeout 120 mpirun --oversubscribe -np 4 "$bin" $ior
 [ "$(echo "$last" | grep -E '^(tasks|nodes|clients per node)')" = "$plain" ] \
   || { echo "slurm salloc: node map differs from plain mpirun"; fail=1; }
@@ -102,14 +103,24 @@ echo "$last" | grep -q "without a process-management interface" \
 check "srun --mpi=pmi2 refused by Open MPI" 1 timeout 150 srun -n 4 --mpi=pmi2 "$bin" $ior
 echo "$last" | grep -q "PMI" && ! echo "$last" | grep -q "^Results" \
   || { echo "slurm srun pmi2: ran, or no message about PMI"; fail=1; }
-# A small IO500 (as tests/io500's small_ini): under srun and under plain mpirun, same map.
+# A small IO500 (as tests/io500's small_ini): under plain mpirun, srun, sbatch + mpirun and
+# salloc + mpirun, the same ranks block.
 printf '[global]\ndatadir = %s/io500\nresultdir = %s/res\n[debug]\nstonewall-time = 1\n[ior-easy]\ntransferSize = 256k\nblockSize = 8m\n[ior-hard]\nsegmentCount = 200\n[mdtest-easy]\nn = 500\n[mdtest-hard]\nn = 300\n' "$d" "$d" > "$S/small.ini"
 # The result document's ranks block: count, nodes, tasks per node, placement, launcher.
 ranks() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ranks"])' "$1" 2>&1; }
 check "mpirun io500" 0 timeout 300 mpirun --oversubscribe -np 4 "$bin" io500 "$S/small.ini" --no-store --json "$S/io500-mpirun.json"
 check "srun --mpi=pmix io500" 0 timeout 300 srun -n 4 --mpi=pmix "$bin" io500 "$S/small.ini" --no-store --json "$S/io500-srun.json"
+cat > "$S/io500-job.sh" <<JOB
+#!/bin/sh
+exec timeout 300 mpirun --oversubscribe -np 4 $bin io500 $S/small.ini --no-store --json $S/io500-sbatch.json
+JOB
+chmod +x "$S/io500-job.sh"
+check "sbatch + mpirun io500" 0 timeout 330 sbatch -W -n 4 -o "$S/io500-job.out" "$S/io500-job.sh"
+check "salloc + mpirun io500" 0 timeout 330 salloc -n 4 timeout 300 mpirun --oversubscribe -np 4 "$bin" io500 "$S/small.ini" --no-store --json "$S/io500-salloc.json"
 echo "slurm io500 ranks: mpirun $(ranks "$S/io500-mpirun.json"); srun $(ranks "$S/io500-srun.json")"
-[ "$(ranks "$S/io500-srun.json")" = "$(ranks "$S/io500-mpirun.json")" ] \
-  || { echo "slurm srun io500: node map differs from plain mpirun"; fail=1; }
+for how in srun sbatch salloc; do
+  [ "$(ranks "$S/io500-$how.json")" = "$(ranks "$S/io500-mpirun.json")" ] \
+    || { echo "slurm $how io500: node map differs from plain mpirun: $(ranks "$S/io500-$how.json")"; fail=1; }
+done
 [ "$fail" -eq 0 ] && echo "test result: ok. 1 passed; 0 failed (slurm)" || echo "slurm: 1 failed"
 exit "$fail"
