@@ -18,8 +18,16 @@ pub const STONEWALL_S: u64 = 5;
 
 const GIB: f64 = (1u64 << 30) as f64;
 
+/// GiB with one decimal; a small directory's MiB or KiB, so that it never reads "0.0 GiB".
 fn gib(bytes: u64) -> String {
-    format!("{:.1} GiB", bytes as f64 / GIB)
+    let b = bytes as f64;
+    if b >= GIB / 10.0 {
+        format!("{:.1} GiB", b / GIB)
+    } else if b >= GIB / 10240.0 {
+        format!("{:.1} MiB", b / (1u64 << 20) as f64)
+    } else {
+        format!("{:.1} KiB", b / 1024.0)
+    }
 }
 
 /// The data directory when `--dir` is not given: under the system's temp directory.
