@@ -79,3 +79,37 @@ fn a_rank_killed_mid_phase_ends_the_job_and_keeps_the_finished_phases() {
     assert!(stored["phases"].as_array().unwrap().len() >= 2);
     assert_eq!(stored["run"]["complete"], false);
 }
+
+/// The survivors of a dead rank take the interrupt path: mpirun's SIGTERM cuts their write,
+/// and each removes its own test file at once (the agreement to stop, which needs the dead
+/// rank, then waits for mpirun's SIGKILL). What the dead rank was writing stays: no other
+/// rank can know it is dead.
+#[test]
+fn the_survivors_of_a_dead_rank_remove_their_own_files() {
+    let d = tmp();
+    let t = d.path().join("t");
+    std::fs::create_dir(&t).unwrap();
+    std::fs::write(t.join("user.txt"), "mine").unwrap();
+    let o = t.join("f");
+    let child = launcher(4, 60)
+        .arg(bin())
+        .args(["--no-store", "ior", "-w", "-t", "1m", "-b", "2g", "-F", "-D", "30"])
+        .args(["-o", o.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    super::signal::wait_for("the test files", || {
+        super::signal::has_entry(&t, "f.00000003")
+    });
+    let victim = rank_pid(child.id() as i32, 2).expect("rank 2's process");
+    send(victim as u32, "KILL");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert_eq!(
+        crate::common::listing(&t),
+        ["f.00000002", "user.txt"],
+        "{stderr}"
+    );
+}

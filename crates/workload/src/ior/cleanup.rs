@@ -16,6 +16,7 @@ use std::sync::Mutex;
 
 use exec::Ranks;
 
+use crate::ior::error::IorError;
 use crate::ior::{naming, IorParams};
 
 const NONE: u32 = u32::MAX;
@@ -120,4 +121,26 @@ pub(crate) fn after_failure(p: &IorParams, ranks: &Ranks, made: &Made) -> Option
 /// files were there before the run), not after data errors with `keepFileWithError`.
 pub(crate) fn removes(p: &IorParams, rep_errors: u64) -> bool {
     !(p.keep_file || p.use_existing_test_file || (rep_errors > 0 && p.keep_file_with_error))
+}
+
+/// This rank's test file of repetition `rep` (its own with `-F`, the shared one on rank 0),
+/// removed by name; a missing one is fine. The end of a repetition calls it, and so does a
+/// rank whose loop a signal cut, at once, before the phase's collectives: under MPI a rank
+/// that died (mpirun then sends the others SIGTERM) makes those wait until mpirun's SIGKILL,
+/// and the survivors' files would stay. Whether to remove at all is [`removes`]'s answer.
+pub(crate) fn remove_own_file(
+    p: &IorParams,
+    engine: &dyn engine::Engine,
+    rank: u64,
+    rep: u32,
+) -> Result<(), IorError> {
+    if !engine.caps().does_io || !(p.file_per_proc || rank == 0) {
+        return Ok(());
+    }
+    let path = naming::test_file_path(p, rank, rep);
+    match engine.remove(&path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(IorError::io("remove", &path, None, e)),
+    }
 }

@@ -14,6 +14,7 @@ use results::sink::Expect;
 use results::PageCache;
 
 use crate::cache::{before_phase, first_on_node, ReadSet};
+use crate::ior::cleanup;
 use crate::ior::ctx::Ctx;
 use crate::ior::data::{Checker, DataPattern};
 use crate::ior::error::IorError;
@@ -203,6 +204,12 @@ pub(crate) fn run_phase(
         deadline_ns,
     )?;
 
+    // A signal cut this rank's loop: its own test file goes now, before the collectives
+    // below (cleanup::remove_own_file says why); the run stops after this phase anyway.
+    let removed = stop == Some(Stop::Interrupted) && cleanup::removes(p, mover.verify.errors);
+    if removed {
+        cleanup::remove_own_file(p, ctx.engine, rank, plan.iteration)?;
+    }
     let mut stonewall = None;
     if p.stonewall_wear_out && p.deadline_for_stonewalling_s > 0.0 {
         let pairs_max = comm.all_reduce_u64(done, ReduceOp::Max)?;
@@ -248,7 +255,7 @@ pub(crate) fn run_phase(
     if plan.mode == Mode::Write {
         comm.barrier()?;
     }
-    let stat_size = if ctx.engine.caps().does_io {
+    let stat_size = if ctx.engine.caps().does_io && !removed {
         ctx.engine
             .file_size(&path)
             .map_err(|e| IorError::io("stat", &path, None, e))?

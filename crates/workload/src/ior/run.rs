@@ -9,7 +9,6 @@ use results::{Alert, AlertId};
 use crate::ior::cleanup::{self, removes, Made};
 use crate::ior::ctx::Ctx;
 use crate::ior::error::IorError;
-use crate::ior::naming;
 use crate::ior::outcome::{Access, CheckOutcome, PhaseOutcome};
 use crate::ior::phase::{reduce, run_phase, Mode, PhasePlan};
 use crate::ior::reorder::{self, Pass, ReorderSpec};
@@ -301,19 +300,10 @@ fn read_status(ctx: &Ctx) -> Result<u64, IorError> {
 /// Removes the test files of repetition `rep`: this rank's own file (file per process) or the
 /// shared file (rank 0), then any `-u` directory it created, if empty.
 fn remove_test_files(ctx: &Ctx, rep: u32) -> Result<(), IorError> {
-    let p = ctx.params;
     if !ctx.engine.caps().does_io {
         return Ok(());
     }
-    let rank = ctx.comm.rank() as u64;
-    if p.file_per_proc || rank == 0 {
-        let path = naming::test_file_path(p, rank, rep);
-        match ctx.engine.remove(&path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(IorError::io("remove", &path, None, e)),
-        }
-    }
+    cleanup::remove_own_file(ctx.params, ctx.engine, ctx.comm.rank() as u64, rep)?;
     for dir in ctx.created_dirs.borrow_mut().drain(..) {
         // Only if empty: another file (e.g. a kept one) means it is not ours to delete.
         let _ = ctx.engine.rmdir(&dir);
