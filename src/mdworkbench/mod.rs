@@ -63,10 +63,83 @@ pub fn main(args: &[String], global: &Global) -> u8 {
     if let Err(e) = crate::outputs::check_dirs_exist(&json) {
         return usage(e);
     }
+    if cmd.dry_run {
+        if crate::world::is_root() {
+            print!("{}", dry_run(&cmd.params, checked.start, &setup));
+        }
+        return crate::world::exit_early(0);
+    }
     if let Err(code) = crate::world::proceed(global) {
         return code;
     }
     run(&cmd, &setup, checked, args, global)
+}
+
+/// What `--dry-run` shows: the phases that would run and what they would make, read and
+/// remove, in md-workbench's terms.
+fn dry_run(p: &MdWorkbenchParams, start: Position, setup: &RankSetup) -> String {
+    let ranks = setup.ranks() as u64;
+    let ph = p.phases;
+    let phases: Vec<&str> = [
+        (ph.precreate, "precreate"),
+        (ph.benchmark, "benchmark"),
+        (ph.cleanup, "cleanup"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    let sets = ranks.saturating_mul(p.data_sets);
+    let mut s = format!(
+        "iogauge md-workbench --dry-run: nothing is made, read or removed.\n\
+         ranks: {ranks} on {} node(s); phases: {}\n\
+         data sets: {} per rank, {sets} in all, as {}/<rank>_<set>{}\n\
+         objects: {} bytes each; {} precreated per set ({} in all, {})\n",
+        setup.node_map().num_nodes(),
+        phases.join(", "),
+        p.data_sets,
+        p.dir.display(),
+        if p.dir.is_dir() {
+            ""
+        } else {
+            " (the run makes -o)"
+        },
+        p.object_size,
+        p.precreate_per_set,
+        sets.saturating_mul(p.precreate_per_set),
+        text::human_size(p.working_set_bytes(ranks)),
+    );
+    if ph.benchmark {
+        let per_it = sets.saturating_mul(p.objects_per_set);
+        let what = if p.read_only {
+            "stat and read"
+        } else {
+            "stat, read, delete and create"
+        };
+        s += &format!(
+            "benchmark: {} iteration(s){} of {} objects per set ({per_it} in all per iteration): {what}, \
+             reader {} rank(s) from the writer\n",
+            p.iterations,
+            if p.adaptive_waiting {
+                ", each followed by 7 with waiting factors 0.0625 to 4"
+            } else {
+                ""
+            },
+            p.objects_per_set,
+            p.offset,
+        );
+    }
+    s += &format!(
+        "start: object index {}; total objects (md-workbench's count): {}\n",
+        start.pos,
+        p.total_objects(ranks)
+    );
+    if !ph.cleanup {
+        s += &format!(
+            "without the cleanup the run stores its position in {}\n",
+            p.run_info_file.display()
+        );
+    }
+    s
 }
 
 /// md-workbench's header lines; `quoted_args` is the command line as md-workbench prints it.

@@ -78,3 +78,26 @@ fn an_earlier_runs_data_sets_are_refused_or_reused() {
     let r = iogauge(&format!("{args} -1 --ignore-precreate-errors")).code(2);
     assert!(r.stderr.contains("is a regular file"), "{}", r.stderr);
 }
+
+#[test]
+fn a_dry_run_prints_the_plan_and_touches_nothing() {
+    let d = shm();
+    let p = d.path();
+    let o = p.join("out");
+    let r = iogauge(&format!(
+        "md-workbench --tasks 2 -o {} -D 3 -P 20 -I 10 -R 2 -S 100 --run-info-file {}/st --dry-run",
+        o.display(),
+        p.display()
+    ))
+    .ok();
+    assert!(r.stdout.contains("nothing is made"), "{}", r.stdout);
+    assert!(r.stdout.contains("3 per rank, 6 in all"), "{}", r.stdout);
+    // md-workbench's count: D * (I * R + P) * ranks = 3 * (10 * 2 + 20) * 2.
+    assert!(
+        r.stdout
+            .contains("total objects (md-workbench's count): 240"),
+        "{}",
+        r.stdout
+    );
+    assert!(tree(p).is_empty(), "{:?}", tree(p));
+}

@@ -93,7 +93,18 @@ fn the_survivors_of_a_dead_rank_remove_their_own_files() {
     let o = t.join("f");
     let child = launcher(4, 60)
         .arg(bin())
-        .args(["--no-store", "ior", "-w", "-t", "1m", "-b", "2g", "-F", "-D", "30"])
+        .args([
+            "--no-store",
+            "ior",
+            "-w",
+            "-t",
+            "1m",
+            "-b",
+            "2g",
+            "-F",
+            "-D",
+            "30",
+        ])
         .args(["-o", o.to_str().unwrap()])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())

@@ -22,6 +22,8 @@ pub struct MdWorkbenchCommand {
     pub params: workload::mdworkbench::MdWorkbenchParams,
     /// `--tasks`, `--fake-nodes`, `--fake-placement`, `--json`, `--help`.
     pub launch: Launch,
+    /// `--dry-run`: print the plan, no I/O.
+    pub dry_run: bool,
 }
 
 impl Command for MdWorkbenchCommand {

@@ -51,6 +51,7 @@ pub enum Target {
     FakeNodes,
     FakePlacement,
     Json,
+    DryRun,
     Help,
 }
 
@@ -97,6 +98,7 @@ pub const OPTIONS: &[OptSpec] = &[
     o(' ', "fake-nodes", Value, T::FakeNodes, G::Iogauge, New, "K", "", "pretend the ranks run on K nodes"),
     o(' ', "fake-placement", Value, T::FakePlacement, G::Iogauge, New, "block|round-robin", "block", "how ranks map to the fake nodes"),
     o(' ', "json", Value, T::Json, G::Iogauge, New, "PATH", "", "write iogauge's full result document to PATH (after every phase)"),
+    o(' ', "dry-run", Flag, T::DryRun, G::Iogauge, New, "", "", "print the plan (phases, data sets, objects and bytes) and exit without any I/O"),
     o('h', "help", Flag, T::Help, G::Iogauge, Mdwb, "", "", "this help"),
 ];
 

@@ -40,6 +40,7 @@ impl Fields<Target> for Parser {
             Target::DetailedStats => Slot::Bool(&mut p.detailed_stats),
             Target::Verbose => Slot::Count(&mut p.verbose),
             Target::Help => Slot::Bool(&mut self.cmd.launch.help),
+            Target::DryRun => Slot::Bool(&mut self.cmd.dry_run),
             other => unreachable!("{other:?} is not a flag in the option table"),
         }
     }
