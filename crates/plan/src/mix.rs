@@ -137,7 +137,8 @@ pub struct Mix {
     pub source: String,
     /// What the mix is and where its percentages come from.
     pub description: String,
-    /// In the file's order; the percentages add up to 100.
+    /// In the order of `MixOp::ALL` (not the file's: TOML tables have none to keep); the
+    /// percentages add up to 100.
     pub shares: Vec<Share>,
     pub tree: Tree,
 }
@@ -305,7 +306,8 @@ pub fn duration_ns(text: &str) -> Result<u64, String> {
     if t.ends_with(|c: char| c.is_ascii_digit() || c == '.') {
         return Err(format!("\"{t}\" has no unit (ns, us, ms or s)"));
     }
-    let seconds = text::parse_duration(&t.replace(' ', ""))?;
+    let seconds = text::parse_duration(&t.replace(' ', ""))
+        .map_err(|_| format!("\"{t}\" is not a duration (expected e.g. 10ms, 1.5s or 250us)"))?;
     let ns = (seconds * 1e9).round();
     if ns > 1e18 {
         return Err(format!("\"{t}\" is out of range"));

@@ -47,7 +47,7 @@ pub const OPTIONS: &[OptSpec] = &[
     o(' ', "mix", Value, T::Mix, G::Layout, New, "FILE|NAME", "build-like", "the operations' percentages and the tree, a TOML file (docs/mix.md) or a shipped mix's name"),
     o(' ', "dir", Value, T::Dir, G::Layout, New, "DIR", "", "where the ranks' trees go (DIR/r<rank>); made and removed when it does not exist (required)"),
     o(' ', "ramp", Value, T::Ramp, G::Layout, New, "START:STEP:MAX", "1000:1000:10000", "target rates of the steps, operations per second for the whole run"),
-    o(' ', "step-seconds", Value, T::StepSeconds, G::Layout, New, "SECONDS", "10", "how long each step issues operations"),
+    o(' ', "step-seconds", Value, T::StepSeconds, G::Layout, New, "SECONDS", "10", "how long each step issues operations (seconds, or with a unit: 500ms)"),
     o(' ', "latency-limit", Value, T::LatencyLimit, G::Layout, New, "[STAT=]TIME", "10ms", "the ramp stops after the first step whose latency exceeds this: the mean (10ms, mean=10ms) or a percentile (p99=10ms)"),
     o(' ', "arrivals", Value, T::Arrivals, G::Layout, New, "fixed|poisson", "fixed", "evenly spaced operations, or exponential gaps of the same mean"),
     o(' ', "seed", Value, T::Seed, G::Layout, New, "N", "1", "the operation choices, targets and Poisson gaps follow from it"),

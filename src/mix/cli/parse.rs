@@ -53,7 +53,10 @@ impl Fields<Target> for Parser {
                 self.dir = true;
             }
             Target::Ramp => p.ramp = Ramp::parse(text).map_err(|e| v.error(&e))?,
-            Target::StepSeconds => p.step_seconds = v.time()?,
+            // Seconds, or a duration with its unit (500ms), as --stagger and the limit take.
+            Target::StepSeconds => {
+                p.step_seconds = text::parse_duration(text).map_err(|e| v.error(&e))?
+            }
             Target::LatencyLimit => {
                 p.latency_limit = LatencyLimit::parse(text).map_err(|e| v.error(&e))?
             }
