@@ -87,32 +87,7 @@ fn a_rank_killed_mid_phase_ends_the_job_and_keeps_the_finished_phases() {
 #[test]
 fn the_survivors_of_a_dead_rank_remove_their_own_files() {
     let d = tmp();
-    let t = d.path().join("t");
-    std::fs::create_dir(&t).unwrap();
-    std::fs::write(t.join("user.txt"), "mine").unwrap();
-    let o = t.join("f");
-    let child = launcher(4, 60)
-        .arg(bin())
-        .args([
-            "--no-store",
-            "ior",
-            "-w",
-            "-t",
-            "1m",
-            "-b",
-            "2g",
-            "-F",
-            "-D",
-            "30",
-        ])
-        .args(["-o", o.to_str().unwrap()])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    super::signal::wait_for("the test files", || {
-        super::signal::has_entry(&t, "f.00000003")
-    });
+    let (child, t) = super::mpi_interrupt::long_write_under_mpirun(d.path(), &[]);
     let victim = rank_pid(child.id() as i32, 2).expect("rank 2's process");
     send(victim as u32, "KILL");
     let out = child.wait_with_output().unwrap();

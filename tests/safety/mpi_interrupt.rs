@@ -7,13 +7,16 @@ use std::time::{Duration, Instant};
 use super::signal::{has_entry, send, wait_for};
 use crate::common::{bin, json, launcher, listing, tmp};
 
-#[test]
-fn sigint_to_mpirun_stops_every_rank_and_removes_the_files() {
-    let d = tmp();
-    let t = d.path().join("t");
+/// `mpirun -np 4 iogauge ior` writing 2 GiB a rank (`-D 30` bounds it) into a new directory
+/// `DIR/t` that holds a user's file, started once every rank's file exists. `extra`: more
+/// arguments (`--json PATH`). Returns the job and `DIR/t`.
+pub(super) fn long_write_under_mpirun(
+    dir: &std::path::Path,
+    extra: &[&str],
+) -> (std::process::Child, std::path::PathBuf) {
+    let t = dir.join("t");
     std::fs::create_dir(&t).unwrap();
     std::fs::write(t.join("user.txt"), "mine").unwrap();
-    let j = d.path().join("r.json");
     let o = t.join("f");
     let child = launcher(4, 60)
         .arg(bin())
@@ -29,12 +32,21 @@ fn sigint_to_mpirun_stops_every_rank_and_removes_the_files() {
             "-D",
             "30",
         ])
-        .args(["-o", o.to_str().unwrap(), "--json", j.to_str().unwrap()])
+        .args(["-o", o.to_str().unwrap()])
+        .args(extra)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     wait_for("the test files", || has_entry(&t, "f.00000003"));
+    (child, t)
+}
+
+#[test]
+fn sigint_to_mpirun_stops_every_rank_and_removes_the_files() {
+    let d = tmp();
+    let j = d.path().join("r.json");
+    let (child, t) = long_write_under_mpirun(d.path(), &["--json", j.to_str().unwrap()]);
     std::thread::sleep(Duration::from_millis(300));
     // To mpirun itself, as a terminal's Ctrl-C: `timeout` would pass it on to mpirun and
     // again to its process group, mpirun included, and a second SIGINT makes mpirun kill the
