@@ -125,9 +125,10 @@ pub(crate) fn removes(p: &IorParams, rep_errors: u64) -> bool {
 
 /// This rank's test file of repetition `rep` (its own with `-F`, the shared one on rank 0),
 /// removed by name; a missing one is fine. The end of a repetition calls it, and so does a
-/// rank whose loop a signal cut, at once, before the phase's collectives: under MPI a rank
-/// that died (mpirun then sends the others SIGTERM) makes those wait until mpirun's SIGKILL,
-/// and the survivors' files would stay. Whether to remove at all is [`removes`]'s answer.
+/// rank whose file-per-process write a signal cut, at once, before the phase's collectives:
+/// under MPI a rank that died (mpirun then sends the others SIGTERM) makes those wait until
+/// mpirun's SIGKILL, and the survivors' files would stay. Whether to remove at all is
+/// [`removes`]'s answer.
 pub(crate) fn remove_own_file(
     p: &IorParams,
     engine: &dyn engine::Engine,

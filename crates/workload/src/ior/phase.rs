@@ -204,9 +204,14 @@ pub(crate) fn run_phase(
         deadline_ns,
     )?;
 
-    // A signal cut this rank's loop: its own test file goes now, before the collectives
-    // below (cleanup::remove_own_file says why); the run stops after this phase anyway.
-    let removed = stop == Some(Stop::Interrupted) && cleanup::removes(p, mover.verify.errors);
+    // A signal cut this rank's write of its own file: the file goes now, before the
+    // collectives below (cleanup::remove_own_file says why); the run stops after this phase
+    // anyway. Only a file-per-process write: a shared file, or a read (with -C another rank's
+    // file), may still be opened by a rank that has not got this far.
+    let removed = stop == Some(Stop::Interrupted)
+        && plan.mode == Mode::Write
+        && p.file_per_proc
+        && cleanup::removes(p, 0);
     if removed {
         cleanup::remove_own_file(p, ctx.engine, rank, plan.iteration)?;
     }
