@@ -16,6 +16,26 @@ pub enum Direction {
     LowerIsBetter,
 }
 
+impl Direction {
+    /// The direction of a figure known only by its unit (a stored headline figure): times
+    /// (`s`, `ms`, `ns`) fall as they improve, everything else (rates, scores) rises.
+    pub fn of_unit(unit: &str) -> Direction {
+        match unit {
+            "s" | "ms" | "us" | "µs" | "ns" => Direction::LowerIsBetter,
+            _ => Direction::HigherIsBetter,
+        }
+    }
+
+    /// `value` as a figure that rises as it improves (a time's reciprocal), for comparing
+    /// points whichever way the figure goes.
+    pub fn goodness(self, value: f64) -> f64 {
+        match self {
+            Direction::HigherIsBetter => value,
+            Direction::LowerIsBetter => 1.0 / value,
+        }
+    }
+}
+
 /// One figure of a phase (or, for the `Io500*` ones, of a whole IO500 run).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]

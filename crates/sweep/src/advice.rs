@@ -2,8 +2,11 @@
 //! parameters held at each of their values, the best value, the point of diminishing returns
 //! (where doubling adds less than a threshold), saturation, a fall after the peak, and the
 //! differences the repeats cannot tell apart. Every finding carries its numbers; none is a
-//! bare recommendation. Every figure a sweep tables is a rate: higher is better.
+//! bare recommendation. A figure's unit says which way is better (`Direction::of_unit`):
+//! rates and scores rise as they improve, times (a start-up's) fall; the rules compare
+//! "goodness" (a time's reciprocal), the texts show the figures as measured.
 
+use report::Direction;
 use serde::Serialize;
 
 use crate::stats::{overlaps, Stats};
@@ -16,15 +19,17 @@ pub const DEFAULT_THRESHOLD_PERCENT: f64 = 5.0;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
-    /// The value with the highest median.
+    /// The value with the best median (the highest rate, the shortest time).
     Best,
     /// Repeats of the best value overlap another value's: the difference may be noise.
     NotSignificant,
-    /// From this value on, doubling the parameter adds less than the threshold.
+    /// From this value on, every doubling of the parameter improves the figure by less than
+    /// the threshold (or makes it worse).
     DiminishingReturns,
-    /// Every larger value stays within the threshold of this one: a plateau.
+    /// At least two larger values, and every one stays within the threshold of this one: a
+    /// plateau.
     Saturation,
-    /// Past the peak the figure falls by more than the threshold.
+    /// Past the best value the figure ends more than the threshold worse.
     Decline,
     /// A load ramp's knee (the `mix` workload).
     Knee,
@@ -79,6 +84,7 @@ pub fn advise(m: &Matrix, threshold_percent: f64) -> Vec<Finding> {
                     parameter: &axis.name,
                     figure: &figure,
                     unit: &col.unit,
+                    dir: Direction::of_unit(&col.unit),
                     context: &context,
                     points: &points,
                 };
@@ -93,6 +99,7 @@ struct Curve<'a> {
     parameter: &'a str,
     figure: &'a str,
     unit: &'a str,
+    dir: Direction,
     context: &'a [(String, String)],
     /// In the axis' order.
     points: &'a [(String, Stats)],
@@ -124,6 +131,11 @@ impl Curve<'_> {
         report::fmt::figure(v, self.unit)
     }
 
+    /// A value in a range (`[min–max]`): without its unit, except a time below a second.
+    fn bare(&self, v: f64) -> String {
+        crate::table::cell_text(&Stats::of(&[v]), self.unit)
+    }
+
     fn range(&self, s: &Stats) -> String {
         if s.n == 1 {
             format!("{} (one repeat)", self.num(s.median))
@@ -131,8 +143,8 @@ impl Curve<'_> {
             format!(
                 "median {} [{}–{}] over {} repeats",
                 self.num(s.median),
-                report::fmt::number(s.min),
-                report::fmt::number(s.max),
+                self.bare(s.min),
+                self.bare(s.max),
                 s.n
             )
         }
@@ -143,16 +155,17 @@ impl Curve<'_> {
         if self.points.len() < 2 {
             return;
         }
+        let good = |q: &&(String, Stats)| self.dir.goodness(q.1.median);
         let best = self
             .points
             .iter()
-            .max_by(|a, b| a.1.median.total_cmp(&b.1.median))
+            .max_by(|a, b| good(a).total_cmp(&good(b)))
             .expect("two points or more");
         let runner = self
             .points
             .iter()
             .filter(|q| q.0 != best.0)
-            .max_by(|a, b| a.1.median.total_cmp(&b.1.median))
+            .max_by(|a, b| good(a).total_cmp(&good(b)))
             .expect("two points or more");
         out.push(self.finding(
             Kind::Best,
@@ -178,8 +191,8 @@ impl Curve<'_> {
                     format!(
                         "{p}={} [{}–{}]",
                         q.0,
-                        report::fmt::number(q.1.min),
-                        report::fmt::number(q.1.max)
+                        self.bare(q.1.min),
+                        self.bare(q.1.max)
                     )
                 })
                 .collect();
@@ -190,8 +203,8 @@ impl Curve<'_> {
                     "the repeats of {p}={} [{}–{}] overlap those of {}: the difference is not \
                      significant",
                     best.0,
-                    report::fmt::number(best.1.min),
-                    report::fmt::number(best.1.max),
+                    self.bare(best.1.min),
+                    self.bare(best.1.max),
                     which.join(", ")
                 ),
             ));
@@ -209,91 +222,96 @@ impl Curve<'_> {
         self.saturation(&xs, th, out);
     }
 
-    /// The first step whose gain per doubling, `(m2/m1)^(1/log2(x2/x1)) - 1`, is below the
-    /// threshold.
-    fn diminishing(&self, xs: &[(f64, &String, &Stats)], th: f64, out: &mut Vec<Finding>) {
-        let p = self.parameter;
-        let mut before: Option<f64> = None;
-        for w in xs.windows(2) {
-            let ((x1, v1, s1), (x2, v2, s2)) = (w[0], w[1]);
-            if s1.median <= 0.0 {
-                return;
-            }
-            let gain = per_doubling(x1, s1.median, x2, s2.median);
-            if gain < 0.0 {
-                // A fall, not a diminishing return: the saturation and decline say it.
-                return;
-            }
-            if gain < th {
-                let earlier = match before {
-                    Some(g) => {
-                        format!("; each doubling before it added {:.1} % or more", g * 100.0)
-                    }
-                    None => String::new(),
-                };
-                out.push(self.finding(
-                    Kind::DiminishingReturns,
-                    v1,
-                    format!(
-                        "diminishing returns from {p}={v1}: going to {v2} (x{}) takes the median \
-                         from {} to {} ({:+.1} %, {:+.1} % per doubling, under {} %){earlier}",
-                        ratio_text(x2 / x1),
-                        self.num(s1.median),
-                        self.num(s2.median),
-                        pct(s2.median, s1.median),
-                        gain * 100.0,
-                        th * 100.0
-                    ),
-                ));
-                return;
-            }
-            before = Some(before.map_or(gain, |b| b.min(gain)));
-        }
+    /// The goodness of point `i` (its median as a rate, a time's reciprocal).
+    fn good(&self, xs: &[(f64, &String, &Stats)], i: usize) -> f64 {
+        self.dir.goodness(xs[i].2.median)
     }
 
-    /// Saturation: the first value every later value stays within the threshold of; decline:
-    /// the last value lies more than the threshold below the peak.
+    /// The first value from which every later step improves the figure by less than the
+    /// threshold per doubling, `(g2/g1)^(1/log2(x2/x1)) - 1` of the goodness `g` (a small
+    /// loss included: it adds less than the threshold too).
+    fn diminishing(&self, xs: &[(f64, &String, &Stats)], th: f64, out: &mut Vec<Finding>) {
+        let p = self.parameter;
+        if xs.iter().any(|q| q.2.median <= 0.0) {
+            return;
+        }
+        let gains: Vec<f64> = (1..xs.len())
+            .map(|i| per_doubling(xs[i - 1].0, self.good(xs, i - 1), xs[i].0, self.good(xs, i)))
+            .collect();
+        let Some(i) = (0..gains.len()).find(|&i| gains[i..].iter().all(|&g| g < th)) else {
+            return;
+        };
+        let ((x1, v1, s1), (x2, v2, s2)) = (xs[i], xs[i + 1]);
+        let earlier = match gains[..i].iter().copied().reduce(f64::min) {
+            Some(g) => format!(
+                "; each doubling before it improved it by {:.1} % or more",
+                g * 100.0
+            ),
+            None => String::new(),
+        };
+        out.push(self.finding(
+            Kind::DiminishingReturns,
+            v1,
+            format!(
+                "diminishing returns from {p}={v1}: going to {v2} (x{}) takes the median from {} \
+                 to {} ({:+.1} %, {:+.1} % better per doubling, under {} %, as every later \
+                 step){earlier}",
+                ratio_text(x2 / x1),
+                self.num(s1.median),
+                self.num(s2.median),
+                pct(s2.median, s1.median),
+                gains[i] * 100.0,
+                th * 100.0
+            ),
+        ));
+    }
+
+    /// Saturation: the first value with two or more larger ones that all stay within the
+    /// threshold of it (one point alone is no plateau); decline: the last value lies more
+    /// than the threshold worse than the best one.
     fn saturation(&self, xs: &[(f64, &String, &Stats)], th: f64, out: &mut Vec<Finding>) {
         let p = self.parameter;
         let last = xs.len() - 1;
-        let sat = (0..last).find(|&i| {
+        let sat = (0..last.saturating_sub(1)).find(|&i| {
             let m = xs[i].2.median;
             m > 0.0 && xs[i + 1..].iter().all(|q| (q.2.median - m).abs() <= m * th)
         });
         if let Some(i) = sat {
-            let top = xs[i + 1..]
-                .iter()
-                .max_by(|a, b| a.2.median.total_cmp(&b.2.median))
+            let top = (i + 1..=last)
+                .max_by(|&a, &b| self.good(xs, a).total_cmp(&self.good(xs, b)))
                 .expect("later values exist");
             out.push(self.finding(
                 Kind::Saturation,
                 xs[i].1,
                 format!(
                     "saturates at {p}={}: {}; every larger value stays within {} % of it \
-                     (the highest after it: {} at {p}={})",
+                     (the best after it: {} at {p}={})",
                     xs[i].1,
                     self.num(xs[i].2.median),
                     th * 100.0,
-                    self.num(top.2.median),
-                    top.1
+                    self.num(xs[top].2.median),
+                    xs[top].1
                 ),
             ));
         }
         let peak = (0..=last)
-            .max_by(|&a, &b| xs[a].2.median.total_cmp(&xs[b].2.median))
+            .max_by(|&a, &b| self.good(xs, a).total_cmp(&self.good(xs, b)))
             .expect("points exist");
-        let end = xs[last].2;
-        if peak < last && end.median < xs[peak].2.median * (1.0 - th) {
+        if peak < last && self.good(xs, last) < self.good(xs, peak) * (1.0 - th) {
+            let verb = match self.dir {
+                Direction::HigherIsBetter => "falls",
+                Direction::LowerIsBetter => "grows",
+            };
             out.push(self.finding(
                 Kind::Decline,
                 xs[peak].1,
                 format!(
-                    "falls after {p}={}: {} there, {} at {p}={} ({:+.1} %)",
+                    "{verb} after {p}={}: {} there, {} at {p}={} ({:+.1} %)",
                     xs[peak].1,
                     self.num(xs[peak].2.median),
-                    self.num(end.median),
+                    self.num(xs[last].2.median),
                     xs[last].1,
-                    pct(end.median, xs[peak].2.median)
+                    pct(xs[last].2.median, xs[peak].2.median)
                 ),
             ));
         }

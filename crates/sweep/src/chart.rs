@@ -26,7 +26,12 @@ pub fn sweep_charts(
         .map(|r| {
             let mut line = r.values.clone();
             line.push(format!("{}/{}", r.runs.len(), m.repeats));
-            line.extend(r.cells.iter().map(cell_text));
+            line.extend(
+                r.cells
+                    .iter()
+                    .zip(&m.columns)
+                    .map(|(s, c)| cell_text(s, &c.unit)),
+            );
             line
         })
         .collect();

@@ -112,17 +112,20 @@ impl Matrix {
     }
 }
 
-/// `1234 [1200–1250]`; one repeat: the value alone.
-pub(crate) fn cell_text(s: &Option<Stats>) -> String {
+/// `1234 [1200–1250]`; one repeat: the value alone. Times of seconds below one second in
+/// the unit that fits (`200.0 µs`), so a short start-up does not read `0.0002`.
+pub(crate) fn cell_text(s: &Option<Stats>, unit: &str) -> String {
+    let n = |v: f64| {
+        if unit == "s" && v.abs() < 1.0 {
+            report::fmt::figure(v, unit)
+        } else {
+            report::fmt::number(v)
+        }
+    };
     match s {
         None => "–".into(),
-        Some(s) if s.n == 1 => report::fmt::number(s.median),
-        Some(s) => format!(
-            "{} [{}–{}]",
-            report::fmt::number(s.median),
-            report::fmt::number(s.min),
-            report::fmt::number(s.max)
-        ),
+        Some(s) if s.n == 1 => n(s.median),
+        Some(s) => format!("{} [{}–{}]", n(s.median), n(s.min), n(s.max)),
     }
 }
 
@@ -133,7 +136,12 @@ impl report::Render for Matrix {
         for r in &self.rows {
             let mut line = r.values.clone();
             line.push(format!("{}/{}", r.runs.len(), self.repeats));
-            line.extend(r.cells.iter().map(cell_text));
+            line.extend(
+                r.cells
+                    .iter()
+                    .zip(&self.columns)
+                    .map(|(s, c)| cell_text(s, &c.unit)),
+            );
             t.add_row(line);
         }
         for i in self.axes.len()..self.header().len() {

@@ -12,6 +12,11 @@ fn axis(name: &str, values: &[&str]) -> Axis {
 
 /// One axis, each value with its repeats' write figures.
 fn curve(name: &str, points: &[(&str, &[f64])]) -> Matrix {
+    curve_of(name, ("write", "MiB/s"), points)
+}
+
+/// One axis, each value with its repeats' values of figure (name, unit).
+fn curve_of(name: &str, figure: (&str, &str), points: &[(&str, &[f64])]) -> Matrix {
     let values: Vec<&str> = points.iter().map(|p| p.0).collect();
     let mut samples = Vec::new();
     for (v, reps) in points {
@@ -20,7 +25,7 @@ fn curve(name: &str, points: &[(&str, &[f64])]) -> Matrix {
                 values: vec![v.to_string()],
                 repeat: i as u32 + 1,
                 run: 0,
-                figures: vec![("write".into(), "MiB/s".into(), *w)],
+                figures: vec![(figure.0.into(), figure.1.into(), *w)],
             });
         }
     }
@@ -66,7 +71,7 @@ fn a_curve_with_a_known_knee() {
     );
     assert!(knee[0]
         .text
-        .contains("each doubling before it added 100.0 % or more"));
+        .contains("each doubling before it improved it by 100.0 % or more"));
     let sat = of(&f, Kind::Saturation);
     assert_eq!(sat[0].value, "4");
     assert!(of(&f, Kind::Decline).is_empty());
@@ -167,6 +172,75 @@ fn one_curve_per_value_of_the_other_parameter() {
         .starts_with("write MiB/s (with t=1m): diminishing returns from tasks=1"));
 }
 
+#[test]
+fn a_time_is_best_where_it_is_shortest() {
+    // A start-up's time until the last rank is done, against the files of its tree.
+    let m = curve_of(
+        "files",
+        ("tree-read", "s"),
+        &[("2", &[0.0002]), ("50", &[0.0009]), ("400", &[0.0018])],
+    );
+    let f = advise(&m, 5.0);
+    let best = of(&f, Kind::Best);
+    assert_eq!(best[0].value, "2", "{f:#?}");
+    assert!(best[0].text.contains("200.0 µs"), "{}", best[0].text);
+    // Longer with every step: a decline from the best, not a saturation.
+    let d = of(&f, Kind::Decline);
+    assert_eq!(d[0].value, "2", "{f:#?}");
+    assert!(d[0].text.contains("grows after files=2"), "{}", d[0].text);
+    assert!(of(&f, Kind::Saturation).is_empty());
+    // Halving the time per doubling is an improvement of 100 %: no diminishing return.
+    let m = curve_of(
+        "tasks",
+        ("common-read", "s"),
+        &[("1", &[8.0]), ("2", &[4.0]), ("4", &[2.0]), ("8", &[1.98])],
+    );
+    let f = advise(&m, 5.0);
+    assert_eq!(of(&f, Kind::Best)[0].value, "8");
+    assert_eq!(of(&f, Kind::DiminishingReturns)[0].value, "4", "{f:#?}");
+}
+
+#[test]
+fn a_plateau_that_dips_is_a_diminishing_return_and_a_lone_point_no_plateau() {
+    let m = curve(
+        "tasks",
+        &[
+            ("1", &[100.0]),
+            ("2", &[200.0]),
+            ("4", &[199.0]),
+            ("8", &[201.0]),
+        ],
+    );
+    let f = advise(&m, 5.0);
+    assert_eq!(of(&f, Kind::DiminishingReturns)[0].value, "2", "{f:#?}");
+    assert_eq!(of(&f, Kind::Saturation)[0].value, "2", "{f:#?}");
+    // A dip followed by a jump: no value from which every step stays under the threshold.
+    let m = curve(
+        "tasks",
+        &[
+            ("1", &[100.0]),
+            ("2", &[200.0]),
+            ("4", &[198.0]),
+            ("8", &[420.0]),
+        ],
+    );
+    assert!(of(&advise(&m, 5.0), Kind::DiminishingReturns).is_empty());
+    // 4 % a doubling: diminishing from the start, but only one value after 4, so no plateau
+    // there, and 112 is 7.7 % above 104.
+    let m = curve(
+        "tasks",
+        &[
+            ("1", &[100.0]),
+            ("2", &[104.0]),
+            ("4", &[108.0]),
+            ("8", &[112.0]),
+        ],
+    );
+    let f = advise(&m, 5.0);
+    assert_eq!(of(&f, Kind::DiminishingReturns)[0].value, "1", "{f:#?}");
+    assert!(of(&f, Kind::Saturation).is_empty(), "{f:#?}");
+}
+
 proptest! {
     /// The best value has the highest median; not-significant is said exactly when another
     /// value's repeats overlap the best's; the knee is the first doubling under the threshold.
@@ -186,15 +260,14 @@ proptest! {
         prop_assert!(stats.iter().all(|s| s.median <= stats[bi].median));
         let overlap = stats.iter().enumerate().any(|(i, s)| i != bi && crate::stats::overlaps(s, &stats[bi]));
         prop_assert_eq!(overlap, !of(&f, Kind::NotSignificant).is_empty());
+        // Each step doubles the parameter: the gain per doubling is the ratio of medians.
         let gains: Vec<f64> = stats.windows(2).map(|w| w[1].median / w[0].median - 1.0).collect();
-        let first_low = gains
-            .iter()
-            .position(|g| *g < th / 100.0)
-            .filter(|&i| gains[i] >= 0.0);
+        let first_low = (0..gains.len()).find(|&i| gains[i..].iter().all(|g| *g < th / 100.0));
         let knee = of(&f, Kind::DiminishingReturns).first().map(|k| k.value.clone());
         prop_assert_eq!(knee, first_low.map(|i| names[i].clone()));
         for s in of(&f, Kind::Saturation) {
             let i = names.iter().position(|n| *n == s.value).unwrap();
+            prop_assert!(stats.len() - i > 2, "two later values at least");
             prop_assert!(stats[i + 1..]
                 .iter()
                 .all(|q| (q.median - stats[i].median).abs() <= stats[i].median * th / 100.0));
