@@ -296,8 +296,8 @@ fn resume_target(store: &Store, plan: &Plan, which: Option<i64>) -> Result<(i64,
     Ok((found.id, stored))
 }
 
-/// `--dry-run`: the points, their command lines and the time earlier runs of the same plan
-/// took.
+/// `--dry-run`: the points, their command lines and the time earlier runs of the same command
+/// lines took.
 fn print_plan(
     store: &Store,
     plan: &Plan,
@@ -333,24 +333,30 @@ fn print_plan(
             run::shell_line(&plan.point_args(&knobs, &p.values))
         );
     }
-    let est = estimate::of(store, plan, todo);
+    let est = estimate::of(store, plan, &knobs, todo);
     let pauses = pause.as_secs_f64() * todo.len().saturating_sub(1) as f64;
-    match est {
-        Some(e) if e.known == todo.len() => println!(
-            "estimated time: {:.1} s of measured phases from earlier runs of this plan, plus {:.0} s of pauses",
-            e.seconds, pauses
-        ),
-        Some(e) => println!(
-            "estimated time: {:.1} s of measured phases for the {} of {} runs an earlier run of \
-             this plan measured, plus {pauses:.0} s of pauses; unknown for the other {}",
-            e.seconds,
-            e.known,
-            todo.len(),
-            todo.len() - e.known
-        ),
-        None => println!(
-            "estimated time: unknown, no earlier run of this plan is stored (pauses: {pauses:.0} s)"
-        ),
+    let n = todo.len();
+    if est.known == 0 {
+        println!(
+            "estimated time: unknown, none of these {n} command lines has run on this host \
+             before (pauses: {pauses:.0} s)"
+        );
+    } else {
+        let rest = if est.known == n {
+            String::new()
+        } else {
+            format!(
+                "; unknown for the other {}, which never ran here",
+                n - est.known
+            )
+        };
+        println!(
+            "estimated time: {} for {} of {n} runs (as long as earlier runs of the same \
+             command line took on this host, start to end; each run's process start is not \
+             counted), plus {pauses:.0} s of pauses{rest}",
+            report::fmt::figure(est.seconds, "s"),
+            est.known,
+        );
     }
 }
 

@@ -139,11 +139,17 @@ fn resume_skips_what_an_interrupted_sweep_stored() {
         "{}",
         again.stdout
     );
-    // The dry run now knows how long the points took.
+    // The dry run now knows how long the points took, also with another repeat count (a
+    // new plan whose command lines ran before) and a value that never ran.
     let est = iogauge(&line.replace("--pause 30", "--dry-run")).ok();
+    assert!(est.stdout.contains("for 3 of 3 runs"), "{}", est.stdout);
+    let more = line
+        .replace("--pause 30", "--dry-run")
+        .replace("sweep --vary", "sweep --repeat 2 --vary")
+        .replace("t=16k,32k,64k", "t=16k,32k,64k,128k");
+    let est = iogauge(&more).ok();
     assert!(
-        est.stdout
-            .contains("s of measured phases from earlier runs"),
+        est.stdout.contains("for 6 of 8 runs") && est.stdout.contains("unknown for the other 2"),
         "{}",
         est.stdout
     );

@@ -78,6 +78,15 @@ pub fn compact_utc(t: SystemTime) -> String {
     format_or_empty(utc_or_epoch(t), "%Y%m%dT%H%M%SZ")
 }
 
+/// Seconds from `from` to `to`, both RFC 3339 (as the result documents keep `started` and
+/// `finished`); `None` when either does not parse or `to` is before `from`.
+pub fn rfc3339_seconds_between(from: &str, to: &str) -> Option<f64> {
+    let a = DateTime::parse_from_rfc3339(from).ok()?;
+    let b = DateTime::parse_from_rfc3339(to).ok()?;
+    let ms = (b - a).num_milliseconds();
+    (ms >= 0).then(|| ms as f64 / 1000.0)
+}
+
 /// The current time as [`rfc3339_utc`].
 pub fn now_rfc3339() -> String {
     rfc3339_utc(SystemTime::now())
@@ -124,6 +133,17 @@ where
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn seconds_between_two_stamps() {
+        let d = rfc3339_seconds_between("2026-11-26T10:00:00.250Z", "2026-11-26T10:01:02.000Z");
+        assert_eq!(d, Some(61.75));
+        assert_eq!(
+            rfc3339_seconds_between("2026-11-26T10:00:01Z", "2026-11-26T10:00:00Z"),
+            None
+        );
+        assert_eq!(rfc3339_seconds_between("", "2026-11-26T10:00:00Z"), None);
+    }
 
     fn at(secs: u64, millis: u64) -> SystemTime {
         UNIX_EPOCH + Duration::from_millis(secs * 1000 + millis)

@@ -39,8 +39,9 @@ mod stats;
 
 pub use atomic_histogram::AtomicHistogram;
 pub use clock::{
-    compact_utc, init, local, local_now, now_ns, now_rfc3339, rfc3339_utc, secs, wall_clock_ns,
-    CTIME_FORMAT, IO500_DATE_FORMAT, IO500_TIMESTAMP_FORMAT, MDTEST_DATE_FORMAT,
+    compact_utc, init, local, local_now, now_ns, now_rfc3339, rfc3339_seconds_between, rfc3339_utc,
+    secs, wall_clock_ns, CTIME_FORMAT, IO500_DATE_FORMAT, IO500_TIMESTAMP_FORMAT,
+    MDTEST_DATE_FORMAT,
 };
 pub use counters::{RankLive, RankState};
 pub use histogram::{

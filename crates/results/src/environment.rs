@@ -139,7 +139,8 @@ fn c_field(chars: &[libc::c_char]) -> String {
     }
 }
 
-fn hostname() -> String {
+/// This machine's host name (as `environment.hostname` records it).
+pub fn hostname() -> String {
     let mut buf = [0 as libc::c_char; 256];
     // SAFETY: the buffer is valid for buf.len() bytes; the last byte stays NUL, so the result is
     // terminated even if the name was truncated.

@@ -27,7 +27,7 @@ pub mod startup;
 
 pub use alert::{Alert, AlertId, Thresholds};
 pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};
-pub use environment::{capture, fs_info, Environment, FsInfo};
+pub use environment::{capture, fs_info, hostname, Environment, FsInfo};
 pub use hub::{Hub, SharedHub};
 pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};
 pub use measure::{HistogramSummary, SeriesSummary};
