@@ -11,6 +11,9 @@ use crate::optparse::{Arg, Table};
 pub struct Knob {
     /// `-t`, `--transferSize`, `--tasks`.
     pub option: String,
+    /// Which option it is, whatever the spelling (`-b` and `--blockSize` are one): a table
+    /// entry's letter and long name, or `option`.
+    pub identity: String,
     pub flag: bool,
     /// Goes before the tool's name (`iogauge --fake-nodes 2 find ...`): an iogauge option the
     /// tool's own parser does not take.
@@ -49,11 +52,13 @@ pub fn resolve(tool: &str, name: &str) -> Result<Knob, String> {
         "find" | "io500" => match name {
             "tasks" => Ok(Knob {
                 option: "--tasks".into(),
+                identity: "--tasks".into(),
                 flag: false,
                 global: false,
             }),
             "fake-nodes" => Ok(Knob {
                 option: "--fake-nodes".into(),
+                identity: "--fake-nodes".into(),
                 flag: false,
                 global: true,
             }),
@@ -74,6 +79,7 @@ fn startup_knob(name: &str) -> Result<Knob, String> {
     let option = format!("--{name}");
     if name == "fake-nodes" {
         return Ok(Knob {
+            identity: option.clone(),
             option,
             flag: false,
             global: true,
@@ -81,6 +87,7 @@ fn startup_knob(name: &str) -> Result<Knob, String> {
     }
     if KNOWN.contains(&option.as_str()) && !FLAGS.contains(&option.as_str()) {
         return Ok(Knob {
+            identity: option.clone(),
             option,
             flag: false,
             global: false,
@@ -108,6 +115,7 @@ fn in_table<T: Copy + PartialEq, G>(table: &Table<T, G>, name: &str) -> Result<K
     if let Some((spec, option)) = spec {
         return Ok(Knob {
             option,
+            identity: format!("{:?}/{:?}", spec.short, spec.long),
             flag: spec.arg == Arg::Flag,
             global: false,
         });

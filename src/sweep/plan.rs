@@ -44,10 +44,13 @@ impl Plan {
                 k.words(&a.name, v)?;
             }
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = std::collections::HashMap::new();
         for (a, k) in self.axes.iter().zip(&knobs) {
-            if !seen.insert(&k.option) {
-                return Err(format!("--vary {}: {} is varied twice", a.name, k.option));
+            if let Some(first) = seen.insert(&k.identity, &a.name) {
+                return Err(format!(
+                    "--vary {}: {} is varied twice (also as --vary {first})",
+                    a.name, k.option
+                ));
             }
         }
         Ok(knobs)
@@ -115,6 +118,13 @@ mod tests {
         assert!(p.knobs().unwrap_err().contains("on and off"));
         let p = plan("ior -w", &[("t", &["1k"]), ("t", &["2k"])]);
         assert!(p.knobs().unwrap_err().contains("varied twice"));
+        // Two spellings of one option.
+        let p = plan("ior -w", &[("b", &["1m"]), ("blockSize", &["2m"])]);
+        let e = p.knobs().unwrap_err();
+        assert!(
+            e.contains("--blockSize is varied twice (also as --vary b)"),
+            "{e}"
+        );
         let p = plan("ior -w", &[("zz9", &["1"])]);
         assert!(p.knobs().unwrap_err().contains("no option -zz9"));
     }
