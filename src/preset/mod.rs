@@ -42,7 +42,9 @@ pub fn main(action: PresetAction, global: &Global) -> u8 {
             match catalog::find(&name) {
                 Ok((p, text)) => {
                     print!("{text}");
-                    let tasks = global.setup.tasks.or(p.tasks).unwrap_or(1);
+                    let given = global.setup.tasks.or(p.tasks);
+                    let ranks = rank_words(given, global.setup.fake_nodes);
+                    let tasks = given.unwrap_or(1);
                     match vars::resolve(&p, false, &[], tasks, vars::mem_total()) {
                         Ok(values) => {
                             println!("\n# On this machine, with {tasks} ranks (DIR: the run's directory):");
@@ -51,7 +53,7 @@ pub fn main(action: PresetAction, global: &Global) -> u8 {
                             }
                             for s in &p.steps {
                                 match step_line(s, &values, Path::new("DIR")) {
-                                    Ok(line) => println!("#   iogauge {line}"),
+                                    Ok(line) => println!("#   iogauge {ranks}{line}"),
                                     Err(e) => return usage(e),
                                 }
                             }
@@ -114,6 +116,19 @@ fn step_line(s: &Step, values: &BTreeMap<String, String>, dir: &Path) -> Result<
         .join(" "))
 }
 
+/// The ranks a step runs with, as `run_steps` passes them: `--tasks N --fake-nodes K ` (each
+/// when set), so a printed line is the command that runs.
+fn rank_words(tasks: Option<usize>, fake_nodes: Option<usize>) -> String {
+    let mut w = String::new();
+    if let Some(t) = tasks {
+        w += &format!("--tasks {t} ");
+    }
+    if let Some(k) = fake_nodes {
+        w += &format!("--fake-nodes {k} ");
+    }
+    w
+}
+
 fn parse_sets(set: &[String]) -> Result<Vec<(String, String)>, String> {
     set.iter()
         .map(|s| {
@@ -166,11 +181,12 @@ fn run(
             return usage(format!("{name}, step {}: {e}", s.name));
         }
     }
+    let ranks = rank_words(tasks, global.setup.fake_nodes);
     if dry_run {
         for s in &preset.steps {
             let line =
                 step_line(s, &values, &base.join("iogauge-preset-…")).expect("checked above");
-            println!("{}: iogauge {line}", s.name);
+            println!("{}: iogauge {ranks}{line}", s.name);
         }
         return 0;
     }
@@ -242,9 +258,10 @@ fn run_steps(
         }
         cmd.args(&args);
         println!(
-            "\n== {} / {}: iogauge {}",
+            "\n== {} / {}: iogauge {}{}",
             preset.name,
             s.name,
+            rank_words(tasks, global.setup.fake_nodes),
             step_line(s, values, work).expect("checked")
         );
         let status = match cmd.status() {

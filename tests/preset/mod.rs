@@ -32,7 +32,7 @@ fn list_and_show() {
     for said in [
         "source = \"The original IOR guidance",
         "# On this machine, with 2 ranks",
-        "#   iogauge ior -w -r -e -C -F -t 1m -b ",
+        "#   iogauge --tasks 2 ior -w -r -e -C -F -t 1m -b ",
     ] {
         assert!(s.stdout.contains(said), "{said}: {}", s.stdout);
     }
