@@ -180,3 +180,29 @@ fn reorder_reads_another_node_with_fake_nodes() {
         .ok();
     }
 }
+
+/// O_DIRECT in 1 KiB transfers where the file system takes them (a tmpfs: any alignment, its
+/// O_DIRECT goes through memory), as tsqosperf's small-I/O latency reads do; the alignment a
+/// file system does not take is refused before any I/O, naming where the figure comes from.
+#[test]
+fn odirect_takes_the_alignment_of_the_file_system() {
+    let d = shm();
+    let o = d.path().join("lat");
+    let r = iogauge(&format!(
+        "ior -a POSIX --posix.odirect -t 1k -b 64k -w -r -R -o {} --no-store",
+        o.display()
+    ));
+    if r.code != 0 && r.stderr.contains("Invalid argument") {
+        eprintln!("this kernel's tmpfs does not take O_DIRECT (Linux 6.6 and later): skipped");
+    } else {
+        r.ok();
+    }
+    // 512 bytes is the least any device takes: refused whatever the file system.
+    let r = iogauge(&format!(
+        "ior -a POSIX --posix.odirect -t 1000 -b 8000 -w -o {} --no-store",
+        o.display()
+    ))
+    .code(2);
+    assert!(r.stderr.contains("multiples of 512"), "{}", r.stderr);
+    assert!(listing(d.path()).is_empty());
+}

@@ -12,6 +12,7 @@ mod aligned;
 pub mod cache;
 mod config;
 mod defaults;
+mod direct;
 mod dummy;
 pub mod errno;
 mod fault;
@@ -22,12 +23,13 @@ mod registry;
 
 pub use aligned::AlignedBuf;
 pub use config::EngineConfig;
+pub use direct::{direct_alignment, DirectAlign, MIN_DIRECT_ALIGN};
 pub use dummy::{DummyDelays, DummyEngine};
 pub use mmap::MmapEngine;
 pub use options::{EngineOption, IoShape, OptValue, Workload};
 pub use posix::PosixEngine;
 pub use registry::{
-    all_options, build, check, find_ior_key, find_option, lookup, metadata_engines, module_of,
+    all_options, build, check, check_target, find_ior_key, find_option, lookup, metadata_engines, module_of,
     EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
 };
 

@@ -4,7 +4,7 @@
 //! IOR's POSIX backend does `lseek` + `read`/`write`; positional calls move the same bytes with
 //! one syscall fewer and no shared file offset, so thread ranks can share nothing.
 
-use crate::options::{EngineOption, Workload};
+use crate::options::{EngineOption, IoShape, Workload};
 use crate::{
     Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptValue,
 };
@@ -14,8 +14,9 @@ use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
 
-/// Alignment of buffer address, length and offset that O_DIRECT transfers must respect. 4096
-/// covers every common logical block size (512 and 4K sectors).
+/// Alignment of the buffers of O_DIRECT transfers: a page, which covers every memory
+/// alignment a file system asks for. Offsets and lengths need what the file system needs
+/// (`crate::direct`), at least 512 bytes.
 const DIRECT_ALIGN: usize = 4096;
 /// Mode of files the benchmark creates (IOR and mdtest use 0664).
 const FILE_MODE: u32 = 0o664;
@@ -30,23 +31,53 @@ pub const OPTIONS: &[EngineOption] = &[EngineOption {
     name: "odirect",
     default: OptValue::Flag(false),
     meta: "",
-    help: "open files with O_DIRECT (needs -t and -b multiples of 4096)",
+    help: "open files with O_DIRECT (needs -t and -b multiples of the file system's alignment: 512 or 4096)",
     ior_keys: &["useO_DIRECT"],
     metadata: false,
 }];
 
 /// O_DIRECT refuses unaligned transfers with a bare EINVAL in the middle of a run; say so
-/// before any I/O, naming the option at fault.
+/// before any I/O, naming the option at fault. This is the rule no device relaxes (512-byte
+/// sectors); the run's checks against the file system ask it for its own figure
+/// ([`direct_alignment`](crate::direct_alignment), [`check_target`]).
 pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
     let Workload::Io(shape) = workload else {
         return Ok(());
     };
-    let (t, b, align) = (shape.transfer_size, shape.block_size, DIRECT_ALIGN as u64);
-    if cfg.flag(ODIRECT) && (t % align != 0 || b % align != 0) {
+    if !cfg.flag(ODIRECT) {
+        return Ok(());
+    }
+    aligned_to(shape, crate::MIN_DIRECT_ALIGN, "any device's smallest")
+}
+
+/// With O_DIRECT, `shape`'s transfers against the alignment the file system needs for `file`
+/// in `dir`; Err names the option at fault and where the figure comes from.
+pub fn check_target(
+    cfg: &EngineConfig,
+    shape: &IoShape,
+    file: &Path,
+    dir: &Path,
+) -> Result<(), String> {
+    if !cfg.flag(ODIRECT) {
+        return Ok(());
+    }
+    match crate::direct_alignment(file, dir) {
+        crate::DirectAlign::Unsupported => Err(format!(
+            "--posix.odirect: the file system of {} does not do O_DIRECT on {}",
+            dir.display(),
+            file.display()
+        )),
+        crate::DirectAlign::Bytes { bytes, from } => aligned_to(shape, bytes, &from),
+    }
+}
+
+fn aligned_to(shape: &IoShape, align: u64, from: &str) -> Result<(), String> {
+    let (t, b) = (shape.transfer_size, shape.block_size);
+    if t % align != 0 || b % align != 0 {
         let (opt, v) = if t % align != 0 { ("-t", t) } else { ("-b", b) };
         return Err(format!(
-            "--posix.odirect needs -t and -b multiples of {align} (O_DIRECT needs aligned \
-             buffers, offsets and lengths): {opt} {v} is not"
+            "--posix.odirect needs -t and -b multiples of {align} ({from}: O_DIRECT needs \
+             aligned offsets and lengths): {opt} {v} is not"
         ));
     }
     Ok(())
@@ -283,9 +314,10 @@ struct PosixFile {
 }
 
 impl PosixFile {
-    /// O_DIRECT fails with a bare EINVAL on misalignment; say what is wrong instead.
+    /// O_DIRECT fails with a bare EINVAL on misalignment; say what is wrong instead. The rule
+    /// no device relaxes (512); a file system that needs more was asked before the run.
     fn check_direct(&self, addr: *const u8, len: usize, offset: u64) -> io::Result<()> {
-        let a = DIRECT_ALIGN;
+        let a = crate::MIN_DIRECT_ALIGN as usize;
         // A power of two, so a mask test (`is_multiple_of` is newer than our MSRV 1.80).
         let mask = a - 1;
         if self.odirect

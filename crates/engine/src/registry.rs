@@ -5,13 +5,18 @@
 //! row in [`ENGINES`].
 
 use std::fmt;
+use std::path::Path;
 
 use crate::config::EngineConfig;
-use crate::options::{EngineOption, Workload};
+use crate::options::{EngineOption, IoShape, Workload};
 use crate::{dummy, mmap, posix, Caps, Engine};
 
 /// An engine's checks of its options against the workload; Err is one line for the user.
 pub type Check = fn(&EngineConfig, &Workload) -> Result<(), String>;
+
+/// An engine's checks of its options against where a run does its I/O (`file`, which may not
+/// exist yet, in `dir`): what only the file system can answer.
+pub type TargetCheck = fn(&EngineConfig, &IoShape, &Path, &Path) -> Result<(), String>;
 
 /// One row of the engine table.
 #[derive(Debug)]
@@ -26,6 +31,8 @@ pub struct EngineInfo {
     pub options: &'static [EngineOption],
     /// Checks of the options against the workload, run before any I/O; `None`: nothing to check.
     check: Option<Check>,
+    /// Checks against the target's file system, run before any I/O; `None`: nothing to ask.
+    check_target: Option<TargetCheck>,
     make: fn(&EngineConfig, usize) -> Box<dyn Engine>,
 }
 
@@ -76,6 +83,7 @@ pub static ENGINES: &[EngineInfo] = &[
         caps: posix::PosixEngine::CAPS,
         options: posix::OPTIONS,
         check: Some(posix::check),
+        check_target: Some(posix::check_target),
         make: posix::make,
     },
     EngineInfo {
@@ -85,6 +93,7 @@ pub static ENGINES: &[EngineInfo] = &[
         caps: mmap::MmapEngine::CAPS,
         options: &[],
         check: Some(mmap::check),
+        check_target: None,
         make: mmap::make,
     },
     EngineInfo {
@@ -94,6 +103,7 @@ pub static ENGINES: &[EngineInfo] = &[
         caps: dummy::DummyEngine::CAPS,
         options: dummy::OPTIONS,
         check: None,
+        check_target: None,
         make: dummy::make,
     },
 ];
@@ -258,6 +268,19 @@ pub fn module_of(name: &str) -> Option<&'static str> {
 /// Checks `cfg` for `workload` before any I/O: the API is provided (and runs metadata
 /// workloads if asked to), every option is declared, of its kind, belongs to this engine and
 /// suits the workload, and the engine's own checks pass. Err is one line naming the options.
+/// The engine's checks of `cfg` against the file system where `shape`'s I/O goes (`file` in
+/// `dir`); Ok for an engine with nothing to ask.
+pub fn check_target(
+    cfg: &EngineConfig,
+    shape: &IoShape,
+    file: &Path,
+    dir: &Path,
+) -> Result<(), String> {
+    let info = lookup(&cfg.api).map_err(|e| e.to_string())?;
+    info.check_target
+        .map_or(Ok(()), |check| check(cfg, shape, file, dir))
+}
+
 pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineInfo, String> {
     let mut info = lookup(&cfg.api).map_err(|e| e.to_string())?;
     if *workload == Workload::Metadata {

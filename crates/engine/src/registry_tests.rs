@@ -233,16 +233,16 @@ fn check_messages_are_exact() {
     let hard = io(47008, 47008, true);
     assert_eq!(
         err(cfg("POSIX", &[("posix.odirect", ON)]), hard),
-        "--posix.odirect needs -t and -b multiples of 4096 (O_DIRECT needs aligned buffers, \
-         offsets and lengths): -t 47008 is not"
+        "--posix.odirect needs -t and -b multiples of 512 (any device's smallest: O_DIRECT \
+         needs aligned offsets and lengths): -t 47008 is not"
     );
     assert_eq!(
         err(
             cfg("POSIX", &[("posix.odirect", ON)]),
             io(4096, 4096 * 3 + 8, false)
         ),
-        "--posix.odirect needs -t and -b multiples of 4096 (O_DIRECT needs aligned buffers, \
-         offsets and lengths): -b 12296 is not"
+        "--posix.odirect needs -t and -b multiples of 512 (any device's smallest: O_DIRECT \
+         needs aligned offsets and lengths): -b 12296 is not"
     );
     assert_eq!(
         err(cfg("MMAP", &[]), hard),

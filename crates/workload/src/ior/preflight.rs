@@ -67,10 +67,17 @@ pub fn preflight(
     let writes = p.write_file;
     let reads = p.read_file || p.check_read || p.check_write;
     let mut checked_dirs: Vec<PathBuf> = Vec::new();
+    let shape = engine::IoShape {
+        transfer_size: p.transfer_size,
+        block_size: p.block_size,
+        fsync_per_write: p.fsync_per_write,
+    };
     for file in naming::all_test_files(p, tasks) {
         let dir = home_dir(p, &file);
         if !checked_dirs.contains(&dir) {
             check_dir(p, &dir, writes)?;
+            // What only the file system knows (O_DIRECT's alignment there).
+            engine::check_target(&p.engine, &shape, &file, &dir)?;
             checked_dirs.push(dir);
         }
         match std::fs::symlink_metadata(&file) {
@@ -106,7 +113,8 @@ pub fn preflight(
     if reads && !writes && !p.keep_file && p.repetitions > 1 && !p.multi_file {
         // IOR removes the files after the first repetition's read, so the second fails.
         return Err(format!(
-            "-i {}: without -w and -k the test files are removed after the first repetition's              read (as IOR does), so the next one has nothing to read: add -k",
+            "-i {}: without -w and -k the test files are removed after the first repetition's \
+             read (as IOR does), so the next one has nothing to read: add -k",
             p.repetitions
         ));
     }

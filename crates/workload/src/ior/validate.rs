@@ -246,7 +246,7 @@ mod tests {
         (|p| { status_file(p); p.keep_file = true }, "-O stoneWallingStatusFile with -w needs -O stoneWallingWearOut=1"),
         (|p| p.stonewall_wear_out = true, "-O stoneWallingWearOut=1 needs a stonewall deadline"),
         (|p| { odirect(p); api(p, "MMAP") }, "--posix.odirect applies to -a POSIX, not -a MMAP"),
-        (|p| { hard(p); direct(p) }, "--posix.odirect needs -t and -b multiples of 4096"),
+        (|p| { hard(p); direct(p) }, "--posix.odirect needs -t and -b multiples of 512"),
         (|p| { hard(p); api(p, "MMAP"); p.fsync_per_write = true }, "-Y with -a MMAP needs -t a multiple"),
         (|p| p.unique_dir = true, "-u (a directory per task) needs -F"),
         (|p| p.engine.set("dummy.delay-xfer", OptValue::Number(5)), "--dummy.* options apply to -a DUMMY, not -a POSIX"),
