@@ -22,7 +22,10 @@ pub const ASSUMED_DIRECT_ALIGN: u64 = 4096;
 /// The offset and length alignment O_DIRECT needs, and where the figure comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DirectAlign {
-    Bytes { bytes: u64, from: String },
+    Bytes {
+        bytes: u64,
+        from: String,
+    },
     /// The file system says it does not do O_DIRECT on this file.
     Unsupported,
 }
@@ -52,15 +55,15 @@ pub fn direct_alignment(file: &Path, dir: &Path) -> DirectAlign {
     {
         return DirectAlign::Bytes {
             bytes,
-            from: format!("the logical block size of {dev}, which holds {}", dir.display()),
+            from: format!(
+                "the logical block size of {dev}, which holds {}",
+                dir.display()
+            ),
         };
     }
     DirectAlign::Bytes {
         bytes: ASSUMED_DIRECT_ALIGN,
-        from: format!(
-            "assumed: the file system of {} does not say",
-            dir.display()
-        ),
+        from: format!("assumed: the file system of {} does not say", dir.display()),
     }
 }
 
@@ -119,7 +122,10 @@ mod tests {
         let f = d.path().join("f");
         match direct_alignment(&f, d.path()) {
             DirectAlign::Bytes { bytes, from } => {
-                assert!(bytes.is_power_of_two() && bytes >= MIN_DIRECT_ALIGN, "{bytes} {from}");
+                assert!(
+                    bytes.is_power_of_two() && bytes >= MIN_DIRECT_ALIGN,
+                    "{bytes} {from}"
+                );
             }
             DirectAlign::Unsupported => panic!("a file that does not exist has no answer"),
         }

@@ -29,8 +29,8 @@ pub use mmap::MmapEngine;
 pub use options::{EngineOption, IoShape, OptValue, Workload};
 pub use posix::PosixEngine;
 pub use registry::{
-    all_options, build, check, check_target, find_ior_key, find_option, lookup, metadata_engines, module_of,
-    EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
+    all_options, build, check, check_target, find_ior_key, find_option, lookup, metadata_engines,
+    module_of, EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
 };
 
 use std::io;

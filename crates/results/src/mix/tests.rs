@@ -127,6 +127,6 @@ fn a_poisson_step_is_judged_by_what_its_schedule_offered() {
     assert_eq!(o.offered(), 80.0);
     assert!(!o.short());
     // 80 scheduled, 60 done, 20 never started: short of what was offered.
-    let o = step(100, vec![rank(0.0, 1.0, 60, 0, 20)], &vec![1_000; 20]);
+    let o = step(100, vec![rank(0.0, 1.0, 60, 0, 20)], &[1_000; 20]);
     assert!(o.short());
 }
