@@ -27,8 +27,13 @@ pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> F
     let mut sinks: Vec<Box<dyn Sink>> = Vec::new();
     if !global.quiet && std::io::stderr().is_terminal() {
         sinks.push(Box::new(progress::Progress::stderr()));
-    } else if !global.quiet && crate::world::is_mpi() && std::io::stdout().is_terminal() {
-        // mpirun gives rank 0 a terminal on standard output only.
+    } else if !global.quiet
+        && crate::world::is_mpi()
+        && std::io::stdout().is_terminal()
+        && launcher_on_terminal()
+    {
+        // mpirun gives rank 0 a pseudo-terminal on standard output only, also when its own
+        // output goes to a file: draw only where mpirun's own standard output is a terminal.
         sinks.push(Box::new(progress::Progress::stdout()));
     }
     sinks.extend(own);
@@ -48,4 +53,14 @@ pub fn choose(own: Vec<Box<dyn Sink>>, json: Vec<PathBuf>, global: &Global) -> F
     }));
     sinks.extend(global.storing.sink());
     Fanout::new(sinks)
+}
+
+/// Whether the process that started this one (mpirun, or its daemon on another node) writes
+/// its standard output to a terminal: its descriptor 1 links to `/dev/pts/N` or `/dev/ttyN`.
+/// Unknown (another user's process, no `/proc`) counts as no.
+fn launcher_on_terminal() -> bool {
+    // SAFETY: getppid cannot fail.
+    let parent = unsafe { libc::getppid() };
+    std::fs::read_link(format!("/proc/{parent}/fd/1"))
+        .is_ok_and(|l| l.starts_with("/dev/pts/") || l.starts_with("/dev/tty"))
 }

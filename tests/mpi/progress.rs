@@ -38,3 +38,23 @@ fn rank_zero_draws_its_share_on_the_terminal() {
         "{drawn:?}"
     );
 }
+
+/// Open MPI gives rank 0 a pseudo-terminal also when mpirun's own output goes to a pipe or a
+/// file: no line is drawn there, so the output holds only the tool's lines.
+#[test]
+fn nothing_is_drawn_into_mpiruns_redirected_output() {
+    let d = shm();
+    let r = super::mpirun_line(
+        2,
+        &format!(
+            "ior -a DUMMY --dummy.delay-xfer=100000 -t 1m -b 12m -w -o {}/f --no-store",
+            d.path().display()
+        ),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stdout.contains('\x1b') && !r.stderr.contains('\x1b'),
+        "{}",
+        r.stdout
+    );
+}
