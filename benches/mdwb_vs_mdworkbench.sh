@@ -29,6 +29,8 @@ Options (each also settable through the environment variable named in brackets):
   -r RUNS    measured runs per directory                            [RUNS, default 5]
   -d DIR     target directory; repeat for several                   [DIRS="/dev/shm /tmp"]
   -w N       untimed warm-up rounds of both before measuring        [WARMUP, default 1]
+  -m         iogauge as MPI ranks too: its MPI build (IOGAUGE, built with --features mpi)
+             under the same mpirun as md-workbench, instead of thread ranks  [IOGAUGE_MPI=1]
   -h         this help
 
 Environment only: MDWORKBENCH (md-workbench binary, required), MPIRUN (default: mpirun; run
@@ -49,11 +51,12 @@ SIZE=${SIZE:-3901}
 JOBS=${JOBS:-2}
 RUNS=${RUNS:-5}
 WARMUP=${WARMUP:-1}
+IOGAUGE_MPI=${IOGAUGE_MPI:-0}
 MPIRUN=${MPIRUN:-mpirun}
 read -r -a DIR_LIST <<<"${DIRS:-/dev/shm /tmp}"
 dirs_from_flags=()
 
-while getopts ":P:I:D:R:S:j:r:d:w:h" opt; do
+while getopts ":P:I:D:R:S:j:r:d:w:mh" opt; do
   case $opt in
     P) PRECREATE=$OPTARG ;;
     I) OBJECTS=$OPTARG ;;
@@ -64,6 +67,7 @@ while getopts ":P:I:D:R:S:j:r:d:w:h" opt; do
     r) RUNS=$OPTARG ;;
     d) dirs_from_flags+=("$OPTARG") ;;
     w) WARMUP=$OPTARG ;;
+    m) IOGAUGE_MPI=1 ;;
     h) usage; exit 0 ;;
     :) echo "mdwb_vs_mdworkbench.sh: -$OPTARG needs a value (see -h)" >&2; exit 2 ;;
     *) echo "mdwb_vs_mdworkbench.sh: unknown option -$OPTARG (see -h)" >&2; exit 2 ;;
@@ -112,6 +116,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+if [ -z "${IOGAUGE:-}" ] && [ "$IOGAUGE_MPI" = 1 ]; then
+  die_usage "-m needs IOGAUGE set to an MPI build (cargo build --release --features mpi)"
+fi
 if [ -z "${IOGAUGE:-}" ]; then
   echo "building iogauge (cargo build --release) ..."
   (cd "$REPO_DIR" && cargo build --release --quiet) || { echo "mdwb_vs_mdworkbench.sh: cargo build failed" >&2; exit 1; }
@@ -153,7 +160,14 @@ run_tool() { # $1 = target dir, $2 = tool, $3 = round to record under, or "" for
   local s out
   s=$(fresh "$1")
   out=$WORK/$2.out
-  if [ "$2" = iogauge ]; then
+  if [ "$2" = iogauge ] && [ "$IOGAUGE_MPI" = 1 ]; then
+    # Processes, as md-workbench's: thread ranks share one process's file table, whose lock
+    # every open and close of the ranks takes (docs/performance.md).
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$MPIRUN" --oversubscribe --bind-to none \
+      -np "$JOBS" "$IOGAUGE" "${NO_STORE[@]}" md-workbench "${OPTS[@]}" -o "$s/out" \
+      --run-info-file "$s/status" >"$out" 2>&1 ||
+      { echo "mdwb_vs_mdworkbench.sh: iogauge failed:" >&2; cat "$out" >&2; exit 1; }
+  elif [ "$2" = iogauge ]; then
     "$IOGAUGE" "${NO_STORE[@]}" md-workbench --tasks "$JOBS" "${OPTS[@]}" -o "$s/out" \
       --run-info-file "$s/status" >"$out" 2>&1 ||
       { echo "mdwb_vs_mdworkbench.sh: iogauge failed:" >&2; cat "$out" >&2; exit 1; }
@@ -173,7 +187,9 @@ run_tool() { # $1 = target dir, $2 = tool, $3 = round to record under, or "" for
   record "$1" "$2" "$out" "$3" || { echo "mdwb_vs_mdworkbench.sh: cannot read $2's output:" >&2; cat "$out" >&2; exit 1; }
 }
 
-echo "-P $PRECREATE -I $OBJECTS -D $SETS -R $ITERATIONS -S $SIZE, ranks: $JOBS, runs: $RUNS, warm-up rounds: $WARMUP"
+ranks_as=threads
+[ "$IOGAUGE_MPI" = 1 ] && ranks_as="MPI processes"
+echo "-P $PRECREATE -I $OBJECTS -D $SETS -R $ITERATIONS -S $SIZE, ranks: $JOBS (iogauge's as $ranks_as), runs: $RUNS, warm-up rounds: $WARMUP"
 for d in "${DIR_LIST[@]}"; do
   for ((w = 0; w < WARMUP; w++)); do
     run_tool "$d" iogauge ""
