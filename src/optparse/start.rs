@@ -39,6 +39,8 @@ pub trait Command: Sized {
     fn parse(args: &[String]) -> Result<Self, UsageError>;
     fn help_text() -> String;
     fn launch(&self) -> &Launch;
+    /// The engine the command's I/O goes through (`-a`, `--posix.*`, `--dummy.*`).
+    fn engine(&self) -> &engine::EngineConfig;
 }
 
 /// Parses `args`, prints the help when asked, and resolves the ranks (the command's options
@@ -54,6 +56,7 @@ pub fn start<C: Command>(args: &[String], global: &Global) -> Result<(C, RankSet
     let setup = cmd.launch().rank_setup().or(global.setup);
     setup
         .check()
+        .and_then(|()| engine::check_fault_rank(cmd.engine(), setup.ranks()))
         .map_err(|e| bad(format!("{}: {e}", C::TOOL)))?;
     Ok((cmd, setup))
 }

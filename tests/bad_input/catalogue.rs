@@ -89,4 +89,7 @@ pub const CASES: &[Case] = &[
     case("ior -N 100000 -t 1m -b 1m -o DIR/f", "-N 100000: more thread ranks"),
     case("--tasks 100000 mdtest -n 1 -d DIR/md", "more thread ranks"),
     case("--tasks 2 --fake-nodes 3 ior -o DIR/f", "--fake-nodes 3 is more than the 2 task(s)"),
+    // A fault for a rank the run does not have would never fire.
+    case("ior -a DUMMY --dummy.fail-at=2 --dummy.fault-rank=2 -N 2 -o DIR/f", "--dummy.fault-rank 2: the run has 2 rank(s)"),
+    case("mdtest -a DUMMY --dummy.fail-at=2 --dummy.fault-rank=1 -n 10 -d DIR/md", "--dummy.fault-rank 1: the run has 1 rank(s)"),
 ];

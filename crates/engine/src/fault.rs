@@ -35,6 +35,19 @@ pub const FAULT_RANK: EngineOption = number(
     "RANK",
 );
 
+/// Refuses a `--dummy.fault-rank` that no rank of a run of `ranks` has: its faults would
+/// never fire, and the run would pass as if the error path had been tested.
+pub fn check_fault_rank(cfg: &crate::EngineConfig, ranks: usize) -> Result<(), String> {
+    let name = "dummy.fault-rank";
+    let rank = cfg.number(name);
+    if cfg.api == "DUMMY" && rank >= ranks as u64 {
+        return Err(format!(
+            "--{name} {rank}: the run has {ranks} rank(s), numbered from 0; no fault would be injected"
+        ));
+    }
+    Ok(())
+}
+
 /// The faults of one rank, shared by its engine and its open files.
 #[derive(Debug, Clone, Default)]
 pub struct Faults {
@@ -82,7 +95,23 @@ impl Faults {
 
 #[cfg(test)]
 mod tests {
-    use super::Faults;
+    use super::{check_fault_rank, Faults};
+    use crate::{EngineConfig, OptValue};
+
+    #[test]
+    fn a_fault_rank_beyond_the_ranks_is_refused_for_dummy_only() {
+        let mut cfg = EngineConfig::new("DUMMY");
+        assert!(check_fault_rank(&cfg, 1).is_ok());
+        cfg.set("dummy.fault-rank", OptValue::Number(3));
+        assert!(check_fault_rank(&cfg, 4).is_ok());
+        let e = check_fault_rank(&cfg, 3).unwrap_err();
+        assert!(
+            e.contains("--dummy.fault-rank 3") && e.contains("3 rank(s)"),
+            "{e}"
+        );
+        cfg.api = "POSIX".into();
+        assert!(check_fault_rank(&cfg, 1).is_ok());
+    }
 
     #[test]
     fn the_nth_operation_fails_once_with_the_errno() {

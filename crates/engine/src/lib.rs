@@ -25,6 +25,7 @@ pub use aligned::AlignedBuf;
 pub use config::EngineConfig;
 pub use direct::{direct_alignment, DirectAlign, MIN_DIRECT_ALIGN};
 pub use dummy::{DummyDelays, DummyEngine};
+pub use fault::check_fault_rank;
 pub use mmap::MmapEngine;
 pub use options::{EngineOption, IoShape, OptValue, Workload};
 pub use posix::PosixEngine;

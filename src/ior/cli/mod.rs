@@ -42,6 +42,10 @@ impl Command for IorCommand {
     fn launch(&self) -> &Launch {
         &self.launch
     }
+
+    fn engine(&self) -> &engine::EngineConfig {
+        &self.params.engine
+    }
 }
 
 #[cfg(test)]

@@ -37,6 +37,10 @@ impl Command for MdtestCommand {
     fn launch(&self) -> &Launch {
         &self.launch
     }
+
+    fn engine(&self) -> &engine::EngineConfig {
+        &self.params.engine
+    }
 }
 
 #[cfg(test)]

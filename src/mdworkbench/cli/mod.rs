@@ -40,6 +40,10 @@ impl Command for MdWorkbenchCommand {
     fn launch(&self) -> &Launch {
         &self.launch
     }
+
+    fn engine(&self) -> &engine::EngineConfig {
+        &self.params.engine
+    }
 }
 
 #[cfg(test)]

@@ -35,4 +35,8 @@ impl Command for MixCommand {
     fn launch(&self) -> &Launch {
         &self.launch
     }
+
+    fn engine(&self) -> &engine::EngineConfig {
+        &self.params.engine
+    }
 }
