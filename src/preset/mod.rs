@@ -116,17 +116,26 @@ fn step_line(s: &Step, values: &BTreeMap<String, String>, dir: &Path) -> Result<
         .join(" "))
 }
 
-/// The ranks a step runs with, as `run_steps` passes them: `--tasks N --fake-nodes K ` (each
-/// when set), so a printed line is the command that runs.
-fn rank_words(tasks: Option<usize>, fake_nodes: Option<usize>) -> String {
-    let mut w = String::new();
+/// The ranks a step runs with: `--tasks N --fake-nodes K` (each when set), the arguments
+/// `run_steps` passes.
+fn rank_args(tasks: Option<usize>, fake_nodes: Option<usize>) -> Vec<String> {
+    let mut a = Vec::new();
     if let Some(t) = tasks {
-        w += &format!("--tasks {t} ");
+        a.extend(["--tasks".to_string(), t.to_string()]);
     }
     if let Some(k) = fake_nodes {
-        w += &format!("--fake-nodes {k} ");
+        a.extend(["--fake-nodes".to_string(), k.to_string()]);
     }
-    w
+    a
+}
+
+/// [`rank_args`] as the start of a printed command line (`--tasks 4 `), so a printed line is
+/// the command that runs.
+fn rank_words(tasks: Option<usize>, fake_nodes: Option<usize>) -> String {
+    rank_args(tasks, fake_nodes)
+        .iter()
+        .map(|w| format!("{w} "))
+        .collect()
 }
 
 fn parse_sets(set: &[String]) -> Result<Vec<(String, String)>, String> {
@@ -250,12 +259,7 @@ fn run_steps(
         if opts.quiet {
             cmd.arg("--quiet");
         }
-        if let Some(t) = tasks {
-            cmd.arg("--tasks").arg(t.to_string());
-        }
-        if let Some(k) = global.setup.fake_nodes {
-            cmd.arg("--fake-nodes").arg(k.to_string());
-        }
+        cmd.args(rank_args(tasks, global.setup.fake_nodes));
         cmd.args(&args);
         println!(
             "\n== {} / {}: iogauge {}{}",

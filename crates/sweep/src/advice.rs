@@ -133,7 +133,7 @@ impl Curve<'_> {
 
     /// A value in a range (`[min–max]`): without its unit, except a time below a second.
     fn bare(&self, v: f64) -> String {
-        crate::table::cell_text(&Stats::of(&[v]), self.unit)
+        crate::table::value_text(v, self.unit)
     }
 
     fn range(&self, s: &Stats) -> String {

@@ -4,7 +4,7 @@
 use report::html::{Line, SweepFigure, SweepPage};
 
 use crate::advice::Finding;
-use crate::table::{cell_text, Matrix};
+use crate::table::Matrix;
 
 /// The page's model; `facts` are the name/value lines of its head (sweep id, command, ...).
 pub fn sweep_charts(
@@ -20,21 +20,7 @@ pub fn sweep_charts(
             .iter()
             .map(|c| format!("{} {}", c.name, c.unit).trim().to_string()),
     );
-    let rows = m
-        .rows
-        .iter()
-        .map(|r| {
-            let mut line = r.values.clone();
-            line.push(format!("{}/{}", r.runs.len(), m.repeats));
-            line.extend(
-                r.cells
-                    .iter()
-                    .zip(&m.columns)
-                    .map(|(s, c)| cell_text(s, &c.unit)),
-            );
-            line
-        })
-        .collect();
+    let rows = m.row_texts();
     let mut figures = Vec::new();
     for (a, axis) in m.axes.iter().enumerate() {
         for (c, col) in m.columns.iter().enumerate() {

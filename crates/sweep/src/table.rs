@@ -97,6 +97,25 @@ impl Matrix {
             .count()
     }
 
+    /// Each row as text: its values, `runs/repeats` and one cell per column (the table's and
+    /// the HTML page's rows).
+    pub(crate) fn row_texts(&self) -> Vec<Vec<String>> {
+        self.rows
+            .iter()
+            .map(|r| {
+                let mut line = r.values.clone();
+                line.push(format!("{}/{}", r.runs.len(), self.repeats));
+                line.extend(
+                    r.cells
+                        .iter()
+                        .zip(&self.columns)
+                        .map(|(s, c)| cell_text(s, &c.unit)),
+                );
+                line
+            })
+            .collect()
+    }
+
     fn header(&self) -> Vec<String> {
         let mut h: Vec<String> = self.axes.iter().map(|a| a.name.clone()).collect();
         h.push("runs".into());
@@ -112,16 +131,9 @@ impl Matrix {
     }
 }
 
-/// `1234 [1200–1250]`; one repeat: the value alone. Times of seconds below one second in
-/// the unit that fits (`200.0 µs`), so a short start-up does not read `0.0002`.
-pub(crate) fn cell_text(s: &Option<Stats>, unit: &str) -> String {
-    let n = |v: f64| {
-        if unit == "s" && v.abs() < 1.0 {
-            report::fmt::figure(v, unit)
-        } else {
-            report::fmt::number(v)
-        }
-    };
+/// `1234 [1200–1250]`; one repeat: the value alone.
+fn cell_text(s: &Option<Stats>, unit: &str) -> String {
+    let n = |v| value_text(v, unit);
     match s {
         None => "–".into(),
         Some(s) if s.n == 1 => n(s.median),
@@ -129,19 +141,21 @@ pub(crate) fn cell_text(s: &Option<Stats>, unit: &str) -> String {
     }
 }
 
+/// A value without its unit (the column's header names it), except a time of seconds below
+/// one second, in the unit that fits (`200.0 µs`), so a short start-up does not read `0.0002`.
+pub(crate) fn value_text(v: f64, unit: &str) -> String {
+    if unit == "s" && v.abs() < 1.0 {
+        report::fmt::figure(v, unit)
+    } else {
+        report::fmt::number(v)
+    }
+}
+
 impl report::Render for Matrix {
     fn table(&self) -> String {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED).set_header(self.header());
-        for r in &self.rows {
-            let mut line = r.values.clone();
-            line.push(format!("{}/{}", r.runs.len(), self.repeats));
-            line.extend(
-                r.cells
-                    .iter()
-                    .zip(&self.columns)
-                    .map(|(s, c)| cell_text(s, &c.unit)),
-            );
+        for line in self.row_texts() {
             t.add_row(line);
         }
         for i in self.axes.len()..self.header().len() {
