@@ -265,9 +265,6 @@ pub fn module_of(name: &str) -> Option<&'static str> {
         .find(|m| m.eq_ignore_ascii_case(prefix))
 }
 
-/// Checks `cfg` for `workload` before any I/O: the API is provided (and runs metadata
-/// workloads if asked to), every option is declared, of its kind, belongs to this engine and
-/// suits the workload, and the engine's own checks pass. Err is one line naming the options.
 /// The engine's checks of `cfg` against the file system where `shape`'s I/O goes (`file` in
 /// `dir`); Ok for an engine with nothing to ask.
 pub fn check_target(
@@ -281,6 +278,9 @@ pub fn check_target(
         .map_or(Ok(()), |check| check(cfg, shape, file, dir))
 }
 
+/// Checks `cfg` for `workload` before any I/O: the API is provided (and runs metadata
+/// workloads if asked to), every option is declared, of its kind, belongs to this engine and
+/// suits the workload, and the engine's own checks pass. Err is one line naming the options.
 pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineInfo, String> {
     let mut info = lookup(&cfg.api).map_err(|e| e.to_string())?;
     if *workload == Workload::Metadata {
