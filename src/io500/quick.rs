@@ -16,20 +16,6 @@ use sizes::{Room, Sizes, FREE_WORDS, IOR_EASY_TRANSFER, MEMORY_WORDS};
 /// Seconds of the stonewall (the rules require 300).
 pub const STONEWALL_S: u64 = 5;
 
-const GIB: f64 = (1u64 << 30) as f64;
-
-/// GiB with one decimal; a small directory's MiB or KiB, so that it never reads "0.0 GiB".
-fn gib(bytes: u64) -> String {
-    let b = bytes as f64;
-    if b >= GIB / 10.0 {
-        format!("{:.1} GiB", b / GIB)
-    } else if b >= GIB / 10240.0 {
-        format!("{:.1} MiB", b / (1u64 << 20) as f64)
-    } else {
-        format!("{:.1} KiB", b / 1024.0)
-    }
-}
-
 /// The data directory when `--dir` is not given: under the system's temp directory.
 pub fn default_data_dir() -> PathBuf {
     std::env::temp_dir().join("iogauge-io500")
@@ -80,17 +66,17 @@ impl Quick {
             format!(
                 "io500: --quick needs about {} in {}, which has {} free; choose another \
                  directory with --dir DIR",
-                gib(need),
+                text::human_size(need),
                 self.dir.display(),
-                gib(free)
+                text::human_size(free)
             )
         })
     }
 
     /// Where the cap comes from, in words.
     fn cap_source(&self) -> String {
-        let free = |f| format!("{FREE_WORDS} of its {} free", gib(f));
-        let memory = |m| format!("{MEMORY_WORDS} of {} of memory", gib(m));
+        let free = |f| format!("{FREE_WORDS} of its {} free", text::human_size(f));
+        let memory = |m| format!("{MEMORY_WORDS} of {} of memory", text::human_size(m));
         match (self.room.free_bytes, self.room.memory_bytes) {
             (Some(f), Some(m)) => format!("the smaller of {} and {}", free(f), memory(m)),
             (Some(f), None) => free(f),
@@ -105,7 +91,7 @@ impl Quick {
             "--quick: not a valid IO500 submission (stonewall-time {STONEWALL_S}s != 300s); \
              the data in {} capped at {} ({})",
             self.dir.display(),
-            gib(self.sizes.budget),
+            text::human_size(self.sizes.budget),
             self.cap_source()
         )
     }
@@ -124,7 +110,7 @@ impl Quick {
              Data: at most {} in {data} ({}), so that the stonewall, not the data, ends each \
              write phase; removed at the end.\n\n",
             self.ranks,
-            gib(self.sizes.budget),
+            text::human_size(self.sizes.budget),
             self.cap_source()
         )
     }
