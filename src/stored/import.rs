@@ -34,7 +34,11 @@ pub fn import(global: &Global, paths: &[PathBuf]) -> u8 {
         for note in &imported.notes {
             eprintln!("iogauge import: note: {}: {note}", origin.display());
         }
-        let origin_text = origin.display().to_string();
+        // Kept whole, so that `show` can say where the run came from wherever it is asked.
+        let origin_text = std::fs::canonicalize(&origin)
+            .unwrap_or_else(|_| origin.clone())
+            .display()
+            .to_string();
         let labels = &global.storing.labels;
         match store.insert(&imported.doc, source, Some(&origin_text), labels) {
             Ok(id) => println!(

@@ -79,10 +79,25 @@ impl Loaded {
 /// The store's facts about a run, as the reports take them: its id, labels and whether it
 /// reached its end.
 fn info(r: &StoredRun) -> report::RunInfo {
-    info_of(r.id, &r.labels, r.complete)
+    info_of(
+        r.id,
+        &r.labels,
+        r.complete,
+        imported_from(r.source, &r.origin),
+    )
 }
 
-fn info_of(id: RunId, labels: &[store::Label], complete: bool) -> report::RunInfo {
+/// Where an imported run was read from; `None` for a run stored as it ran.
+fn imported_from(source: store::Source, origin: &Option<String>) -> Option<String> {
+    (source != store::Source::Run).then(|| origin.clone().unwrap_or_else(|| "unknown".into()))
+}
+
+fn info_of(
+    id: RunId,
+    labels: &[store::Label],
+    complete: bool,
+    imported_from: Option<String>,
+) -> report::RunInfo {
     report::RunInfo {
         id: id.0.to_string(),
         labels: labels
@@ -90,5 +105,6 @@ fn info_of(id: RunId, labels: &[store::Label], complete: bool) -> report::RunInf
             .map(|l| (l.key.clone(), l.value.clone()))
             .collect::<BTreeMap<_, _>>(),
         complete,
+        imported_from,
     }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use report::{Figure, ListedRun, Render};
 use store::Filter;
 
-use super::{info_of, open, open_existing, usage, Loaded};
+use super::{imported_from, info_of, open, open_existing, usage, Loaded};
 use crate::cli::{Format, ScaleOver};
 use crate::world::Global;
 
@@ -45,7 +45,12 @@ pub fn runs(global: &Global, workload: Option<String>, host: Option<String>, f: 
     let rows: Vec<ListedRun> = listed
         .iter()
         .map(|r| {
-            let info = info_of(r.id, &r.labels, r.complete);
+            let info = info_of(
+                r.id,
+                &r.labels,
+                r.complete,
+                imported_from(r.source, &r.origin),
+            );
             ListedRun {
                 id: info.id,
                 when: r.started.clone(),
@@ -53,6 +58,7 @@ pub fn runs(global: &Global, workload: Option<String>, host: Option<String>, f: 
                 workload: r.workload.clone(),
                 labels: info.labels,
                 complete: r.complete,
+                imported_from: info.imported_from,
                 headline: r
                     .figures
                     .iter()

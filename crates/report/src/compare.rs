@@ -14,6 +14,8 @@ pub struct RunHeading {
     pub id: String,
     pub labels: String,
     pub complete: bool,
+    /// The file or directory an imported run was read from.
+    pub imported_from: Option<String>,
     /// Why its results are invalid (an interrupted phase, failed verification, an IO500
     /// rule, a failed run); empty for a valid run.
     pub invalid: Vec<String>,
@@ -34,11 +36,25 @@ impl RunHeading {
         }
     }
 
+    /// The "complete" cell (`yes`, `no`, `imported`: [`crate::fmt::completion`]).
+    pub fn completion(&self) -> &'static str {
+        crate::fmt::completion(self.complete, self.imported_from.is_some())
+    }
+
+    /// The completion with the path an imported run was read from.
+    pub fn completion_in_full(&self) -> String {
+        match &self.imported_from {
+            Some(path) => format!("{} from {path}", self.completion()),
+            None => self.completion().to_string(),
+        }
+    }
+
     pub fn of(run: &Run<'_>) -> RunHeading {
         RunHeading {
             id: run.id().to_string(),
             labels: run.labels_text(),
             complete: run.info.complete,
+            imported_from: run.info.imported_from.clone(),
             invalid: run.doc.invalid_reasons(),
             workload: run.doc.workload().to_string(),
             host: run.doc.environment.hostname.clone(),

@@ -70,6 +70,17 @@ pub fn bytes(b: u64) -> String {
     }
 }
 
+/// The "complete" cell of a run: `yes` or `no` for a run made by iogauge; `imported` for one
+/// read from the files another run left (`imported, unfinished` when they show it cut short),
+/// which never ran here and so cannot have failed here.
+pub fn completion(complete: bool, imported: bool) -> &'static str {
+    match (imported, complete) {
+        (true, true) => "imported",
+        (true, false) => "imported, unfinished",
+        (false, c) => yes_no(c),
+    }
+}
+
 pub fn yes_no(b: bool) -> &'static str {
     if b {
         "yes"

@@ -28,6 +28,8 @@ pub struct ListedRun {
     pub workload: String,
     pub labels: BTreeMap<String, String>,
     pub complete: bool,
+    /// The file or directory an imported run was read from; `None` for a run made here.
+    pub imported_from: Option<String>,
     pub headline: Vec<Figure>,
 }
 
@@ -70,6 +72,7 @@ impl ListedRun {
             workload: run.doc.workload().to_string(),
             labels: run.info.labels.clone(),
             complete: run.info.complete,
+            imported_from: run.info.imported_from.clone(),
             headline,
         }
     }

@@ -15,6 +15,8 @@ pub struct RunInfo {
     pub labels: BTreeMap<String, String>,
     /// False for a run that was interrupted or failed before its end.
     pub complete: bool,
+    /// The file or directory an imported run was read from; `None` for a run made here.
+    pub imported_from: Option<String>,
 }
 
 impl RunInfo {
@@ -24,7 +26,8 @@ impl RunInfo {
         RunInfo {
             id: doc.run_id.clone(),
             labels: BTreeMap::new(),
-            complete: !doc.finished.is_empty(),
+            complete: doc.reached_end(),
+            imported_from: None,
         }
     }
 }

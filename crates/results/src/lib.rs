@@ -6,6 +6,7 @@
 pub mod alert;
 pub mod cache;
 pub mod checks;
+mod content;
 mod environment;
 pub mod find;
 mod fstype;
@@ -27,6 +28,7 @@ pub mod startup;
 
 pub use alert::{Alert, AlertId, Thresholds};
 pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};
+pub use content::content_hash;
 pub use environment::{capture, fs_info, hostname, Environment, FsInfo};
 pub use hub::{Hub, SharedHub};
 pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};

@@ -316,6 +316,12 @@ impl PhaseResult {
 }
 
 impl RunResult {
+    /// The run reached its end: it has an end time, or (an IO500 run read from files that
+    /// carry no time, such as a result_summary.txt alone) its `[SCORE]`.
+    pub fn reached_end(&self) -> bool {
+        !self.finished.is_empty() || self.io500.as_ref().is_some_and(|io| io.score.is_some())
+    }
+
     /// A run that starts now: tool, run id, start time and host facts filled in, nothing
     /// measured yet. `version` is the binary's version, which this crate cannot see.
     pub fn new(parameters: Parameters, command_line: Vec<String>, version: &str) -> Self {

@@ -21,7 +21,7 @@ pub enum StoreError {
     },
     #[error("no run {0} in the result store")]
     NotFound(RunId),
-    /// The same run (run id and host) is already there, as this id.
+    /// A run with the same content (`results::content_hash`) is already there, as this id.
     #[error("the run is already stored as run {0}")]
     Duplicate(RunId),
     /// A stored document that no longer parses (or a column with an unknown value).

@@ -35,6 +35,8 @@ pub struct RunSummary {
     /// None until the run is complete.
     pub exit_code: Option<i32>,
     pub source: Source,
+    /// The file or directory an import read.
+    pub origin: Option<String>,
     pub figures: Vec<Figure>,
 }
 
@@ -54,7 +56,7 @@ impl Store {
     /// The runs that match `filter`, oldest first.
     pub fn list(&self, filter: &Filter) -> Result<Vec<RunSummary>, StoreError> {
         let mut sql = String::from(
-            "SELECT id, run_id, started, host, workload, complete, exit_code, source FROM runs
+            "SELECT id, run_id, started, host, workload, complete, exit_code, source, origin FROM runs
              WHERE 1",
         );
         let mut args: Vec<&str> = Vec::new();
@@ -175,6 +177,7 @@ fn head(r: &Row) -> rusqlite::Result<(RunSummary, String)> {
         complete: r.get(5)?,
         exit_code: r.get(6)?,
         source: Source::Run,
+        origin: r.get(8)?,
         figures: Vec::new(),
     };
     Ok((summary, r.get(7)?))

@@ -4,6 +4,7 @@
 use rusqlite::{params, Transaction};
 
 use crate::figures::headline;
+use crate::run::Source;
 use results::RunResult;
 
 /// Replaces run `id`'s phase and figure rows with those of `doc`.
@@ -49,6 +50,33 @@ pub fn backfill(tx: &Transaction) -> rusqlite::Result<()> {
     for (id, text) in docs {
         if let Ok(doc) = results::from_json_str(&text) {
             write(tx, id, &doc)?;
+        }
+    }
+    Ok(())
+}
+
+/// Migration 4: the content hash of every run stored before; an import that reached its end
+/// (an IO500 `[SCORE]` without an end time among them) is complete, not a run that failed.
+pub fn backfill_content(tx: &Transaction) -> rusqlite::Result<()> {
+    let docs: Vec<(i64, String, String)> = tx
+        .prepare("SELECT id, document, source FROM runs")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, text, source) in docs {
+        // A document that does not parse keeps its run without a hash (it cannot be read
+        // back, so nothing compares with it either).
+        let Ok(doc) = results::from_json_str(&text) else {
+            continue;
+        };
+        tx.execute(
+            "UPDATE runs SET content_hash = ?2 WHERE id = ?1",
+            params![id, results::content_hash(&doc)],
+        )?;
+        if source != Source::Run.as_str() && doc.reached_end() {
+            tx.execute(
+                "UPDATE runs SET complete = 1, exit_code = COALESCE(exit_code, ?2) WHERE id = ?1",
+                params![id, doc.exit_code],
+            )?;
         }
     }
     Ok(())

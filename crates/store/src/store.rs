@@ -55,7 +55,7 @@ impl Store {
             c.pragma_update(None, "foreign_keys", true)?;
             // WAL: readers never block the writer, and two processes that finish at the same
             // time queue for the write lock instead of failing. The mode is kept in the file.
-            c.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+            wal(c)?;
             // In WAL mode NORMAL cannot corrupt the file; it only skips an fsync per commit.
             c.pragma_update(None, "synchronous", "NORMAL")
         };
@@ -84,7 +84,10 @@ impl Store {
         source: Source,
         labels: &[Label],
     ) -> Result<RunId, StoreError> {
-        self.insert_row(doc, source, None, labels, false)
+        let tx = self.write()?;
+        let id = insert_row(&tx, doc, source, None, labels, false)?;
+        tx.commit()?;
+        Ok(id)
     }
 
     /// The document again, after a phase ended: the run stays incomplete.
@@ -97,8 +100,10 @@ impl Store {
         self.update(id, doc, true)
     }
 
-    /// A whole document at once (an import): complete when it has an end time. `origin` is
-    /// the file or directory it was read from.
+    /// A whole document at once (an import): complete when it reached its end
+    /// ([`RunResult::reached_end`]). `origin` is the file or directory it was read from. A
+    /// run with the same content ([`results::content_hash`]) already stored is
+    /// [`StoreError::Duplicate`], whatever its run id, host or times.
     pub fn insert(
         &mut self,
         doc: &RunResult,
@@ -106,7 +111,20 @@ impl Store {
         origin: Option<&str>,
         labels: &[Label],
     ) -> Result<RunId, StoreError> {
-        self.insert_row(doc, source, origin, labels, !doc.finished.is_empty())
+        let tx = self.write()?;
+        let same: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM runs WHERE content_hash = ?1 ORDER BY id LIMIT 1",
+                [results::content_hash(doc)],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(id) = same {
+            return Err(StoreError::Duplicate(RunId(id)));
+        }
+        let id = insert_row(&tx, doc, source, origin, labels, doc.reached_end())?;
+        tx.commit()?;
+        Ok(id)
     }
 
     /// Adds labels to a run; a key it already has gets the new value.
@@ -120,60 +138,13 @@ impl Store {
         Ok(())
     }
 
-    fn insert_row(
-        &mut self,
-        doc: &RunResult,
-        source: Source,
-        origin: Option<&str>,
-        labels: &[Label],
-        complete: bool,
-    ) -> Result<RunId, StoreError> {
-        let tx = self.write()?;
-        let host = &doc.environment.hostname;
-        let same: Option<i64> = tx
-            .query_row(
-                "SELECT id FROM runs WHERE run_id = ?1 AND host = ?2",
-                params![doc.run_id, host],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if let Some(id) = same {
-            return Err(StoreError::Duplicate(RunId(id)));
-        }
-        tx.execute(
-            "INSERT INTO runs (run_id, started, finished, host, workload, command_line, ranks,
-                               nodes, exit_code, complete, source, origin, document)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            params![
-                doc.run_id,
-                doc.started,
-                doc.finished,
-                host,
-                doc.workload(),
-                doc.command_line.join(" "),
-                saturate(doc.ranks.count),
-                saturate(doc.ranks.nodes),
-                complete.then_some(doc.exit_code),
-                complete,
-                source.as_str(),
-                origin,
-                document(doc),
-            ],
-        )?;
-        let id = tx.last_insert_rowid();
-        put_labels(&tx, RunId(id), labels)?;
-        rows::write(&tx, id, doc)?;
-        tx.commit()?;
-        Ok(RunId(id))
-    }
-
     fn update(&mut self, id: RunId, doc: &RunResult, complete: bool) -> Result<(), StoreError> {
         let tx = self.write()?;
         // A run once complete stays complete.
         let changed = tx.execute(
             "UPDATE runs SET finished = ?2, ranks = ?3, nodes = ?4,
                     exit_code = CASE WHEN ?5 THEN ?6 ELSE exit_code END,
-                    complete = MAX(complete, ?5), document = ?7
+                    complete = MAX(complete, ?5), document = ?7, content_hash = ?8
              WHERE id = ?1",
             params![
                 id.0,
@@ -183,6 +154,7 @@ impl Store {
                 complete,
                 doc.exit_code,
                 document(doc),
+                results::content_hash(doc),
             ],
         )?;
         if changed == 0 {
@@ -199,6 +171,61 @@ impl Store {
         self.conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
     }
+}
+
+/// Puts the file in WAL mode. Two connections that open a new file at once both ask for the
+/// switch, which needs the file to themselves; SQLite then answers one of them "database is
+/// locked" at once, without its busy handler (about one test run in ten), so that one waits
+/// and asks again, up to the busy timeout.
+fn wal(c: &Connection) -> rusqlite::Result<()> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match c.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())) {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Inserts `doc` as a new run with its labels and rows.
+fn insert_row(
+    tx: &Transaction,
+    doc: &RunResult,
+    source: Source,
+    origin: Option<&str>,
+    labels: &[Label],
+    complete: bool,
+) -> Result<RunId, StoreError> {
+    tx.execute(
+        "INSERT INTO runs (run_id, started, finished, host, workload, command_line, ranks,
+                           nodes, exit_code, complete, source, origin, document, content_hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        params![
+            doc.run_id,
+            doc.started,
+            doc.finished,
+            doc.environment.hostname,
+            doc.workload(),
+            doc.command_line.join(" "),
+            saturate(doc.ranks.count),
+            saturate(doc.ranks.nodes),
+            complete.then_some(doc.exit_code),
+            complete,
+            source.as_str(),
+            origin,
+            document(doc),
+            results::content_hash(doc),
+        ],
+    )?;
+    let id = tx.last_insert_rowid();
+    put_labels(tx, RunId(id), labels)?;
+    rows::write(tx, id, doc)?;
+    Ok(RunId(id))
 }
 
 /// The document as stored: compact JSON, which reads back equal (`float_roundtrip`).

@@ -108,10 +108,19 @@ fn a_failing_store_does_not_stop_the_run() {
     let path = dir.path().join("results.sqlite");
     let out = Out::default();
     let mut h = hub(Store::open(&path).unwrap(), vec![], &out);
-    // The same run is already there: every write of the sink is refused.
+    // Another run is there, and the file refuses every new row and change from now on.
+    let mut other = h.doc().clone();
+    other.run_id.push_str("-other");
     Store::open(&path)
         .unwrap()
-        .insert(h.doc(), Source::Json, None, &[])
+        .insert(&other, Source::Json, None, &[])
+        .unwrap();
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TRIGGER refuse_insert BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'refused'); END;
+             CREATE TRIGGER refuse_update BEFORE UPDATE ON runs BEGIN SELECT RAISE(ABORT, 'refused'); END;",
+        )
         .unwrap();
     h.start();
     phase(&mut h, Operation::Write);

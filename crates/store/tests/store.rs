@@ -270,7 +270,11 @@ fn the_same_run_is_stored_once() {
         }
         other => panic!("{other:?}"),
     }
-    let mut unfinished = small_as("other", ior(), &[]);
+    // Other figures, with the same run id as the first: another run.
+    let mut again = small(ior(), &[(Operation::Write, 1.0, 0.0)]);
+    again.run_id = doc.run_id.clone();
+    assert_ne!(s.insert(&again, Source::Json, None, &[]).unwrap(), id);
+    let mut unfinished = small_as("other", ior(), &[(Operation::Read, 1.0, 0.0)]);
     unfinished.finished.clear();
     let id2 = s.insert(&unfinished, Source::Io500Dir, None, &[]).unwrap();
     assert!(

@@ -6,7 +6,6 @@
 use super::charts;
 use super::{render, Page, Section, Table, Td};
 use crate::compare::{compare, Cell, MetricRow};
-use crate::fmt::yes_no;
 use crate::metric::Metric;
 use crate::phases::{groups, slug, PhaseGroup};
 use crate::render::spread_text;
@@ -37,7 +36,7 @@ pub fn compare_page(runs: &[Run<'_>]) -> String {
             Td::num(r.ranks.to_string()),
             Td::num(r.nodes.to_string()),
             Td::text(&r.started),
-            Td::with_class(yes_no(r.complete), if r.complete { "" } else { "bad" }),
+            Td::with_class(r.completion(), if r.complete { "" } else { "bad" }),
             Td::with_class(r.validity(), if r.invalid.is_empty() { "" } else { "bad" }),
         ]);
     }

@@ -30,7 +30,7 @@ pub fn run_page(run: &Run<'_>) -> String {
                 field("workload", s.run.workload.clone()),
                 field("started", s.run.started.clone()),
                 field("finished", s.finished.clone()),
-                field("complete", yes_no(s.run.complete).to_string()),
+                field("complete", s.run.completion_in_full()),
                 field("valid", s.run.validity()),
                 field("exit code", s.exit_code.to_string()),
                 field(

@@ -4,7 +4,7 @@
 use super::csv::{num, Csv};
 use super::{name_of, table, Render};
 use crate::compare::{Cell, Comparison, MetricRow, RunHeading};
-use crate::fmt::{self, yes_no};
+use crate::fmt;
 use crate::spread::Trend;
 
 /// `2687 MiB/s (95.04–3662)` or, for one iteration, the value alone; `—` when absent.
@@ -34,7 +34,7 @@ pub(crate) fn runs_table(runs: &[RunHeading]) -> String {
             r.ranks.to_string(),
             r.nodes.to_string(),
             r.started.clone(),
-            yes_no(r.complete).to_string(),
+            r.completion().to_string(),
             r.validity(),
         ]);
     }

@@ -26,7 +26,7 @@ impl Render for [ListedRun] {
                 r.host.clone(),
                 r.workload.clone(),
                 labels_text(&r.labels),
-                fmt::yes_no(r.complete).to_string(),
+                fmt::completion(r.complete, r.imported_from.is_some()).to_string(),
                 headline.join(", "),
             ]);
         }
@@ -42,10 +42,18 @@ impl Render for [ListedRun] {
                 figures.push((f.name.clone(), f.unit.clone()));
             }
         }
-        let mut header: Vec<String> = ["id", "when", "host", "workload", "labels", "complete"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let mut header: Vec<String> = [
+            "id",
+            "when",
+            "host",
+            "workload",
+            "labels",
+            "complete",
+            "imported_from",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         header.extend(figures.iter().map(|(n, u)| match u.as_str() {
             "" => n.clone(),
             u => format!("{n} ({u})"),
@@ -60,6 +68,7 @@ impl Render for [ListedRun] {
                 r.workload.clone(),
                 labels_text(&r.labels),
                 r.complete.to_string(),
+                r.imported_from.clone().unwrap_or_default(),
             ];
             row.extend(figures.iter().map(|(n, u)| {
                 num(r

@@ -16,7 +16,7 @@ impl Render for RunSummary {
             ("iogauge", self.tool_version.clone()),
             ("started", r.started.clone()),
             ("finished", self.finished.clone()),
-            ("complete", yes_no(r.complete).to_string()),
+            ("complete", r.completion_in_full()),
             ("valid", r.validity()),
             ("exit code", self.exit_code.to_string()),
             ("ranks", format!("{} on {} node(s)", r.ranks, r.nodes)),

@@ -30,6 +30,7 @@ pub fn info(id: &str) -> RunInfo {
         id: id.to_string(),
         labels: BTreeMap::from([("case".to_string(), id.to_string())]),
         complete: true,
+        imported_from: None,
     }
 }
 

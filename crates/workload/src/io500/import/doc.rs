@@ -28,7 +28,7 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
         .and_then(compact)
         .unwrap_or(UNKNOWN.into());
     let key = p.score.as_ref().and_then(|s| s.hash.clone());
-    let key = key.or(p.config_hash.clone()).unwrap_or("import".into());
+    let key = key.or(p.config_hash.clone());
     let (tool, version) = match p.version.strip_prefix("iogauge-") {
         Some(v) => ("iogauge", v),
         None => ("io500", p.version.as_str()),
@@ -40,8 +40,8 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
             version: version.into(),
         },
         // The time and the score hash in place of a process id: importing the same files
-        // again gives the same id, which the store recognises.
-        run_id: format!("io500-{stamp}-{key}"),
+        // again gives the same id. (The store recognises a copy by its content hash.)
+        run_id: format!("io500-{stamp}-{}", key.as_deref().unwrap_or("")),
         command_line: Vec::new(),
         started,
         finished,
@@ -82,6 +82,11 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
     });
     // An invalid score stays invalid in the store: never a baseline.
     doc.derive_invalid();
+    if key.is_none() {
+        // A result_summary.txt alone has neither hash: the content's tells runs apart.
+        let content = results::content_hash(&doc);
+        doc.run_id.push_str(&content[..8].to_uppercase());
+    }
     doc
 }
 
