@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use results::sink::{Detail, Event, Notice, Sink};
+use results::sink::{Event, Notice, Sink};
 use workload::find::{Counts, FindOutcome};
 
 /// pfind's `[DONE]` line (with `-P` one line per rank before it), iogauge's counts, runtime and
@@ -74,7 +74,7 @@ impl Sink for FindReport {
     fn event(&mut self, e: &Event<'_>) {
         match e {
             Event::PhaseEnd(end) => {
-                if let Detail::Find(o) = end.detail {
+                if let Some(o) = end.detail.get::<FindOutcome>() {
                     self.outcome = Some(o.clone());
                 }
             }
@@ -132,7 +132,7 @@ pub struct FindCsv {
 impl Sink for FindCsv {
     fn event(&mut self, e: &Event<'_>) {
         if let Event::PhaseEnd(end) = e {
-            if let Detail::Find(o) = end.detail {
+            if let Some(o) = end.detail.get::<FindOutcome>() {
                 if let Err(err) = std::fs::write(&self.path, pfind_csv(o)) {
                     eprintln!(
                         "iogauge: warning: cannot write {}: {err}",

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use plan::mix::{show_ns, MixOp, MixParams};
 use results::mix::{step_record, PhaseOutcome};
-use results::sink::{Detail, Event, Notice, Sink};
+use results::sink::{Event, Notice, Sink};
 use results::{Operation, RunResult};
 
 pub struct MixReport {
@@ -161,9 +161,9 @@ impl Sink for MixReport {
         // Output errors (a closed pipe) never stop the benchmark.
         let _ = match e {
             Event::RunStart(doc) => self.start(doc),
-            Event::PhaseEnd(end) => match end.detail {
-                Detail::Mix(o) => self.phase(o),
-                _ => Ok(()),
+            Event::PhaseEnd(end) => match end.detail.get::<PhaseOutcome>() {
+                Some(o) => self.phase(o),
+                None => Ok(()),
             },
             Event::Notice(Notice::Warning(w)) => writeln!(self.out, "WARNING: {w}"),
             Event::RunEnd(end) => self.finish(end.run),

@@ -27,20 +27,12 @@ fn notice(n: &Notice<'_>) -> Value {
     match n {
         Notice::Warning(w) => json!({"notice": "warning", "text": w}),
         Notice::Alert(a) => json!({"notice": "alert", "id": a.id, "text": a.message}),
-        Notice::IorRepetition { iteration, .. } => {
-            json!({"notice": "ior-repetition", "iteration": iteration})
-        }
-        Notice::IorCheck(c) => json!({
-            "notice": "ior-check", "iteration": c.iteration, "errors": c.verification.errors
-        }),
-        Notice::IorRemove { iteration, .. } => {
-            json!({"notice": "ior-remove", "iteration": iteration})
-        }
-        Notice::MdtestBegin {
-            items_from_status, ..
-        } => json!({"notice": "mdtest-begin", "items_from_status": items_from_status}),
-        Notice::MdtestStonewall(s) => {
-            json!({"notice": "mdtest-stonewall", "items_max": s.items_max})
+        Notice::Workload(n) => {
+            let mut v = json!({"notice": n.kind()});
+            if let (Some(m), Value::Object(fields)) = (v.as_object_mut(), n.fields()) {
+                m.extend(fields);
+            }
+            v
         }
         Notice::Io500(t) => match t {
             Io500Text::Result(_) => json!({"notice": "io500-result"}),

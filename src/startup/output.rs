@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use results::sink::{Detail, Event, Notice, Sink};
+use results::sink::{Event, Notice, Sink};
 use results::startup::PhaseOutcome;
 use results::{Parameters, RunResult, StartupParameters};
 
@@ -142,9 +142,9 @@ impl Sink for StartupReport {
     fn event(&mut self, e: &Event<'_>) {
         // Output errors (a closed pipe) never stop the benchmark.
         let _ = match e {
-            Event::PhaseEnd(end) => match end.detail {
-                Detail::Startup(o) => self.phase(o, end.run),
-                _ => Ok(()),
+            Event::PhaseEnd(end) => match end.detail.get::<PhaseOutcome>() {
+                Some(o) => self.phase(o, end.run),
+                None => Ok(()),
             },
             Event::Notice(Notice::Warning(w)) => writeln!(self.out, "WARNING: {w}"),
             Event::RunEnd(end) => self.end(end.run),

@@ -149,6 +149,31 @@ pub struct CheckOutcome {
     pub verification: VerifyOutcome,
 }
 
+/// A repetition starts with this data signature (a notice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Repetition {
+    pub iteration: u32,
+    pub seed: i64,
+}
+
+/// The files of a repetition were removed: barrier, unlink, barrier (a notice).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Removed {
+    pub iteration: u32,
+    pub time_s: f64,
+}
+
+crate::workload_notice!(Repetition, "ior-repetition", |n| serde_json::json!({
+    "iteration": n.iteration
+}));
+// The untimed `-W` read-back after a write.
+crate::workload_notice!(CheckOutcome, "ior-check", |n| serde_json::json!({
+    "iteration": n.iteration, "errors": n.verification.errors
+}));
+crate::workload_notice!(Removed, "ior-remove", |n| serde_json::json!({
+    "iteration": n.iteration
+}));
+
 /// The result document's view of a rank's check results.
 pub fn verification(v: &VerifyOutcome) -> Verification {
     Verification {

@@ -38,7 +38,7 @@ pub use model::{
     RankTimes, Ranks, RunResult, Stonewall, Tool, Verification, SCHEMA_VERSION,
 };
 pub use mountinfo::{read_self as read_mounts, MountEntry};
-pub use operation::Operation;
+pub use operation::{Headline, Operation};
 pub use params::{
     FindParameters, MdWorkbenchParameters, MdWorkbenchResolved, MdtestParameters, MdtestResolved,
     MixParameters, MixResolved, Parameters, StartupParameters, StartupResolved,

@@ -49,6 +49,28 @@ pub struct StonewallOutcome {
     pub hit: bool,
 }
 
+/// The seeds are agreed and the run starts (a notice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Begin {
+    pub data_seed: i64,
+    /// Task 0's `-R` seed.
+    pub random_seed: Option<u64>,
+    /// Items per task the phases after create use, when not the configured count.
+    pub items_from_status: Option<u64>,
+}
+
+crate::workload_notice!(Begin, "mdtest-begin", |n| serde_json::json!({
+    "items_from_status": n.items_from_status
+}));
+// A stonewalled create agreed on its count (before the phase ends).
+crate::workload_notice!(
+    StonewallOutcome,
+    "mdtest-stonewall",
+    |n| serde_json::json!({
+        "items_max": n.items_max
+    })
+);
+
 impl StonewallOutcome {
     pub fn items_mean(&self) -> f64 {
         self.items_sum as f64 / self.tasks.max(1) as f64

@@ -124,6 +124,38 @@ impl Operation {
     pub fn is_tree(self) -> bool {
         matches!(self, Operation::TreeCreate | Operation::TreeRemove)
     }
+
+    /// The figure a run listing shows for phases of this operation (`iogauge runs`), so that
+    /// the store derives it from any document without knowing the workload.
+    pub fn headline(self) -> Headline {
+        match self {
+            Operation::Write | Operation::Read => Headline::Bandwidth,
+            // The time until the last rank was done: what an application's start costs.
+            Operation::TreeRead | Operation::CommonRead => Headline::Time,
+            // Tree creation and removal are one operation per run: not a rate worth a column.
+            // A ramp's figure is its knee (the document's `mix`), not a step's.
+            Operation::TreeCreate
+            | Operation::TreeRemove
+            | Operation::MixPrepare
+            | Operation::MixStep
+            | Operation::MixCleanup => Headline::None,
+            _ => Headline::Rate,
+        }
+    }
+}
+
+/// Which figure of a phase a run listing shows ([`Operation::headline`]): the best over the
+/// run's phases of that operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Headline {
+    /// `bandwidth_mib_s`, the highest.
+    Bandwidth,
+    /// `iops`, the highest.
+    Rate,
+    /// `times.total_s`, the shortest.
+    Time,
+    /// Not listed.
+    None,
 }
 
 impl std::fmt::Display for Operation {

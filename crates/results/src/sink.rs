@@ -7,13 +7,13 @@
 //! failure: the phases that finished are in it). Events come from rank 0's process only; the
 //! other ranks of an MPI job report to rank 0 through the workload's own reductions.
 
+use std::any::Any;
+use std::fmt;
 use std::sync::Arc;
 
 use measure::LiveBoard;
 
-use crate::{
-    find, ior, mdtest, mdworkbench, mix, startup, Alert, Operation, PhaseResult, RunResult,
-};
+use crate::{Alert, Operation, PhaseResult, RunResult};
 
 /// An output of a run. Called with the hub's lock held, from rank 0's thread or the live
 /// sampler, never from the I/O path; a sink must not fail the run (report its own problems).
@@ -102,17 +102,38 @@ pub struct PhaseEnd<'a> {
     pub run: &'a RunResult,
 }
 
-/// The workload's own view of a finished phase, for outputs in its native format.
-#[derive(Debug, Clone, Copy)]
+/// The workload's own view of a finished phase, for outputs in its native format: its own
+/// outcome type, which only that workload's sinks know and ask for by type
+/// ([`Detail::get`]), so that a new workload adds no variant here.
+#[derive(Clone, Copy)]
 pub enum Detail<'a> {
-    Ior(&'a ior::PhaseOutcome),
-    Mdtest(&'a mdtest::PhaseOutcome),
-    Find(&'a find::FindOutcome),
-    MdWorkbench(&'a mdworkbench::PhaseOutcome),
-    Startup(&'a startup::PhaseOutcome),
-    Mix(&'a mix::PhaseOutcome),
+    /// The workload's outcome of the phase (`ior::PhaseOutcome`, `mdtest::PhaseOutcome`, ...).
+    Outcome(&'a dyn Any),
     /// A phase measured by another program (the IO500's external find script).
     External,
+}
+
+impl<'a> Detail<'a> {
+    pub fn of<T: Any>(outcome: &'a T) -> Detail<'a> {
+        Detail::Outcome(outcome)
+    }
+
+    /// The outcome, if it is a `T`.
+    pub fn get<T: Any>(&self) -> Option<&'a T> {
+        match self {
+            Detail::Outcome(o) => o.downcast_ref(),
+            Detail::External => None,
+        }
+    }
+}
+
+impl fmt::Debug for Detail<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Detail::Outcome(_) => f.write_str("Detail::Outcome(..)"),
+            Detail::External => f.write_str("Detail::External"),
+        }
+    }
 }
 
 /// Something that happened between or inside phases.
@@ -122,24 +143,31 @@ pub enum Notice<'a> {
     Warning(&'a str),
     /// A warning with a stable id that belongs to no phase; also in `alerts`.
     Alert(&'a Alert),
-    /// IOR: a repetition starts with this data signature.
-    IorRepetition { iteration: u32, seed: i64 },
-    /// IOR: the untimed `-W` read-back after a write.
-    IorCheck(&'a ior::CheckOutcome),
-    /// IOR: the files of a repetition were removed (barrier, unlink, barrier).
-    IorRemove { iteration: u32, time_s: f64 },
-    /// mdtest: the seeds are agreed and the run starts.
-    MdtestBegin {
-        data_seed: i64,
-        /// Task 0's `-R` seed.
-        random_seed: Option<u64>,
-        /// Items per task the phases after create use, when not the configured count.
-        items_from_status: Option<u64>,
-    },
-    /// mdtest: a stonewalled create agreed on its count (before the phase ends).
-    MdtestStonewall(&'a mdtest::StonewallOutcome),
+    /// A workload's own step (an IOR repetition starts, mdtest's seeds are agreed, ...), for
+    /// its own sinks ([`Notice::get`]) and the event log ([`WorkloadNotice`]).
+    Workload(&'a dyn WorkloadNotice),
     /// The IO500's own text: result.txt, result_summary.txt and the console.
     Io500(&'a Io500Text<'a>),
+}
+
+impl<'a> Notice<'a> {
+    /// The workload's notice, if it is a `T`.
+    pub fn get<T: Any>(&self) -> Option<&'a T> {
+        match self {
+            Notice::Workload(n) => n.as_any().downcast_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// A workload's own notice: its type is the workload's, its name and fields are what the
+/// event log (`--events`) records of it.
+pub trait WorkloadNotice: Any + fmt::Debug {
+    /// The name in the event log: `ior-repetition`.
+    fn kind(&self) -> &'static str;
+    /// What the event log records besides the name, as a JSON object.
+    fn fields(&self) -> serde_json::Value;
+    fn as_any(&self) -> &dyn Any;
 }
 
 /// What the IO500 suite writes, in the order it writes it.
@@ -195,4 +223,23 @@ impl Sink for Fanout {
             s.attach(board);
         }
     }
+}
+
+/// Implements [`WorkloadNotice`] for `$t` with the event log's name and fields.
+#[macro_export]
+macro_rules! workload_notice {
+    ($t:ty, $kind:literal, |$n:ident| $fields:expr) => {
+        impl $crate::sink::WorkloadNotice for $t {
+            fn kind(&self) -> &'static str {
+                $kind
+            }
+            fn fields(&self) -> serde_json::Value {
+                let $n = self;
+                $fields
+            }
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+        }
+    };
 }

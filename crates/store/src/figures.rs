@@ -2,7 +2,7 @@
 //! bandwidth, mdtest's and find's best rates, the IO500's scores. Computed from the document
 //! when it is stored, so a listing does not parse documents.
 
-use results::{Operation, Parameters, PhaseResult, RunResult};
+use results::{Headline, Operation, RunResult};
 
 /// One figure: `write 1234.5 MiB/s`, `score 192.39`. `valid` is false for a figure its own
 /// rules call invalid (an invalid IO500 score), so a listing never shows it as a clean result.
@@ -25,58 +25,48 @@ impl Figure {
     }
 }
 
-/// The run's headline figures, in the order a listing shows them.
+/// The run's headline figures, in the order a listing shows them: an IO500 run's scores, a
+/// load ramp's knee, else per operation the best of the figure its phases are listed by
+/// ([`Operation::headline`]). Read from the document alone, so a new workload needs nothing
+/// here.
 pub fn headline(doc: &RunResult) -> Vec<Figure> {
-    match &doc.parameters {
-        Parameters::Ior(_) => best(&doc.phases, |_| true, |p| p.bandwidth_mib_s, "MiB/s"),
-        // Tree creation and removal are one operation per run: not a rate worth a column.
-        Parameters::Mdtest(_) | Parameters::Find(_) | Parameters::MdWorkbench(_) => {
-            best(&doc.phases, |op| !op.is_tree(), |p| p.iops, "ops/s")
-        }
-        // A start-up's figure is its time until the last rank was done: the shortest.
-        Parameters::Startup(_) => best(&doc.phases, |_| true, |p| -p.times.total_s, "s")
-            .into_iter()
-            .map(|f| Figure {
-                value: -f.value,
-                ..f
-            })
-            .collect(),
-        // The knee is the figure a mix run is for; none when no step stayed within the limit.
-        Parameters::Mix(_) => doc
-            .mix
-            .as_ref()
-            .and_then(|m| m.knee.as_ref())
-            .map(|k| vec![Figure::new("knee", k.achieved_ops_s, "ops/s", true)])
-            .unwrap_or_default(),
-        Parameters::Io500(_) => {
-            let Some(s) = doc.io500.as_ref().and_then(|r| r.score.as_ref()) else {
-                return Vec::new();
-            };
-            vec![
-                Figure::new("score", s.total, "", s.valid),
-                Figure::new("bw", s.bandwidth_gib_s, "GiB/s", s.valid),
-                Figure::new("md", s.iops_kiops, "kIOPS", s.valid),
-            ]
-        }
+    if let Some(io) = &doc.io500 {
+        let Some(s) = &io.score else {
+            return Vec::new();
+        };
+        return vec![
+            Figure::new("score", s.total, "", s.valid),
+            Figure::new("bw", s.bandwidth_gib_s, "GiB/s", s.valid),
+            Figure::new("md", s.iops_kiops, "kIOPS", s.valid),
+        ];
     }
-}
-
-/// Per operation, in the order the run first did it: the highest `value` over its iterations.
-fn best(
-    phases: &[PhaseResult],
-    keep: impl Fn(Operation) -> bool,
-    value: impl Fn(&PhaseResult) -> f64,
-    unit: &str,
-) -> Vec<Figure> {
+    // The knee is the figure a ramp is for; none when no step stayed within the limit.
+    if let Some(m) = &doc.mix {
+        let knee = m.knee.as_ref();
+        return knee
+            .map(|k| vec![Figure::new("knee", k.achieved_ops_s, "ops/s", true)])
+            .unwrap_or_default();
+    }
     let mut out: Vec<(Operation, f64)> = Vec::new();
-    for p in phases.iter().filter(|p| keep(p.operation)) {
+    for p in &doc.phases {
+        // Higher is better for every figure kept: a time is kept negated.
+        let value = match p.operation.headline() {
+            Headline::Bandwidth => p.bandwidth_mib_s,
+            Headline::Rate => p.iops,
+            Headline::Time => -p.times.total_s,
+            Headline::None => continue,
+        };
         match out.iter_mut().find(|(op, _)| *op == p.operation) {
-            Some((_, v)) => *v = v.max(value(p)),
-            None => out.push((p.operation, value(p))),
+            Some((_, v)) => *v = v.max(value),
+            None => out.push((p.operation, value)),
         }
     }
     out.into_iter()
-        .map(|(op, v)| Figure::new(op.label(), v, unit, true))
+        .map(|(op, v)| match op.headline() {
+            Headline::Bandwidth => Figure::new(op.label(), v, "MiB/s", true),
+            Headline::Time => Figure::new(op.label(), -v, "s", true),
+            _ => Figure::new(op.label(), v, "ops/s", true),
+        })
         .collect()
 }
 
@@ -84,6 +74,7 @@ fn best(
 mod tests {
     use super::*;
     use results::io500::{Io500Result, Io500Score};
+    use results::{Parameters, PhaseResult};
 
     fn phase(op: Operation, bw: f64, iops: f64) -> PhaseResult {
         let mut p = PhaseResult::new(op, 0);
@@ -143,5 +134,28 @@ mod tests {
         let h = headline(&doc);
         assert_eq!(h[0], Figure::new("score", 4.0, "", false));
         assert_eq!((h[1].value, h[2].unit.as_str()), (2.0, "kIOPS"));
+    }
+
+    #[test]
+    fn rates_skip_tree_phases_and_times_keep_the_shortest() {
+        let mut doc = RunResult::new(Parameters::Ior(Default::default()), vec![], "x");
+        let mut slow = phase(Operation::TreeRead, 0.0, 0.0);
+        slow.times.total_s = 3.0;
+        let mut fast = phase(Operation::TreeRead, 0.0, 0.0);
+        fast.times.total_s = 2.0;
+        doc.phases = vec![
+            phase(Operation::TreeCreate, 0.0, 9.0),
+            phase(Operation::FileCreate, 0.0, 50.0),
+            phase(Operation::FileCreate, 0.0, 70.0),
+            slow,
+            fast,
+        ];
+        assert_eq!(
+            headline(&doc),
+            [
+                Figure::new("file-create", 70.0, "ops/s", true),
+                Figure::new("tree-read", 2.0, "s", true)
+            ]
+        );
     }
 }

@@ -5,7 +5,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use results::sink::{Detail, Event, Notice, Sink};
+use results::ior::{CheckOutcome, PhaseOutcome, Removed, Repetition};
+use results::sink::{Event, Notice, Sink};
 
 use super::csv::{append_rank_csv, write_rank_csv};
 use super::IorPrinter;
@@ -23,17 +24,24 @@ impl Sink for IorReport {
             Event::RunStart(doc) => p
                 .start()
                 .and_then(|_| doc.warnings.iter().try_for_each(|w| p.warning(w))),
-            Event::PhaseEnd(end) => match end.detail {
-                Detail::Ior(o) => p.phase(o),
-                _ => Ok(()),
+            Event::PhaseEnd(end) => match end.detail.get::<PhaseOutcome>() {
+                Some(o) => p.phase(o),
+                None => Ok(()),
             },
             Event::Notice(n) => match n {
-                Notice::IorRepetition { iteration, .. } => p.repetition_start(*iteration),
-                Notice::IorCheck(c) => p.check(c),
-                Notice::IorRemove { iteration, time_s } => p.remove(*iteration, *time_s),
                 Notice::Warning(w) => p.warning(w),
                 Notice::Alert(a) => p.warning(&a.message),
-                _ => Ok(()),
+                n => {
+                    if let Some(r) = n.get::<Repetition>() {
+                        p.repetition_start(r.iteration)
+                    } else if let Some(c) = n.get::<CheckOutcome>() {
+                        p.check(c)
+                    } else if let Some(r) = n.get::<Removed>() {
+                        p.remove(r.iteration, r.time_s)
+                    } else {
+                        Ok(())
+                    }
+                }
             },
             Event::RunEnd(_) => p.finish(&super::ctime_now()),
             Event::PhaseStart(_) | Event::Interval(_) => Ok(()),
@@ -61,9 +69,9 @@ impl Sink for IorRankCsv {
     fn event(&mut self, e: &Event<'_>) {
         let written = match e {
             Event::RunStart(_) => write_rank_csv(&self.path, &[], self.tasks),
-            Event::PhaseEnd(end) => match end.detail {
-                Detail::Ior(o) => append_rank_csv(&self.path, std::slice::from_ref(o), self.tasks),
-                _ => Ok(()),
+            Event::PhaseEnd(end) => match end.detail.get::<PhaseOutcome>() {
+                Some(o) => append_rank_csv(&self.path, std::slice::from_ref(o), self.tasks),
+                None => Ok(()),
             },
             _ => Ok(()),
         };

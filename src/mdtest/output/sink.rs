@@ -6,7 +6,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use results::sink::{Detail, Event, Notice, Sink};
+use results::mdtest::{Begin, StonewallOutcome};
+use results::sink::{Event, Notice, Sink};
 use workload::mdtest::PhaseOutcome;
 
 use super::{csv, MdtestPrinter};
@@ -31,23 +32,25 @@ impl Sink for MdtestReport {
         let p = &mut self.printer;
         let _ = match e {
             Event::RunStart(doc) => p.start(&doc.warnings),
-            Event::PhaseEnd(end) => match end.detail {
-                Detail::Mdtest(o) => {
+            Event::PhaseEnd(end) => match end.detail.get::<PhaseOutcome>() {
+                Some(o) => {
                     self.outcomes.push(o.clone());
                     p.phase(o)
                 }
-                _ => Ok(()),
+                None => Ok(()),
             },
             Event::Notice(n) => match n {
-                Notice::MdtestBegin {
-                    random_seed,
-                    items_from_status,
-                    ..
-                } => p.begin(*random_seed, *items_from_status),
-                Notice::MdtestStonewall(s) => p.stonewall(s),
                 Notice::Warning(w) => p.warning(w),
                 Notice::Alert(a) => p.warning(&a.message),
-                _ => Ok(()),
+                n => {
+                    if let Some(b) = n.get::<Begin>() {
+                        p.begin(b.random_seed, b.items_from_status)
+                    } else if let Some(s) = n.get::<StonewallOutcome>() {
+                        p.stonewall(s)
+                    } else {
+                        Ok(())
+                    }
+                }
             },
             Event::RunEnd(end) => p.finish(&self.outcomes, end.run.verification_errors),
             Event::PhaseStart(_) | Event::Interval(_) => Ok(()),
@@ -81,12 +84,13 @@ impl MdtestRankCsv {
 impl Sink for MdtestRankCsv {
     fn event(&mut self, e: &Event<'_>) {
         match e {
-            Event::Notice(Notice::MdtestBegin {
-                items_from_status: Some(n),
-                ..
-            }) => self.items = *n,
+            Event::Notice(n) => {
+                if let Some(items) = n.get::<Begin>().and_then(|b| b.items_from_status) {
+                    self.items = items;
+                }
+            }
             Event::PhaseEnd(end) => {
-                if let Detail::Mdtest(o) = end.detail {
+                if let Some(o) = end.detail.get::<PhaseOutcome>() {
                     if let Some(s) = o.stonewall {
                         self.items = s.items_max;
                     }

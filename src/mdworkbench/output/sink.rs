@@ -3,7 +3,8 @@
 
 use std::io::Write;
 
-use results::sink::{Detail, Event, Notice, Sink};
+use results::mdworkbench::PhaseOutcome;
+use results::sink::{Event, Notice, Sink};
 
 use super::MdWorkbenchPrinter;
 
@@ -17,9 +18,9 @@ impl Sink for MdWorkbenchReport {
         let p = &mut self.printer;
         let _ = match e {
             Event::RunStart(doc) => p.start(&doc.warnings),
-            Event::PhaseEnd(end) => match end.detail {
-                Detail::MdWorkbench(o) => p.phase(o),
-                _ => Ok(()),
+            Event::PhaseEnd(end) => match end.detail.get::<PhaseOutcome>() {
+                Some(o) => p.phase(o),
+                None => Ok(()),
             },
             Event::Notice(Notice::Warning(w)) => p.warning(w),
             Event::RunEnd(end) => p.finish(end.run.verification_errors),

@@ -85,7 +85,7 @@ pub fn run(
         let mut hub = session.hub();
         let mut result = phase_result(o);
         result.interrupted = interrupted.is_some();
-        hub.phase_end(result, Detail::Find(o));
+        hub.phase_end(result, Detail::of(o));
         for w in warnings(o) {
             hub.warning(&w);
         }

@@ -91,10 +91,10 @@ pub enum ToolOutcome {
 impl ToolOutcome {
     pub fn detail(&self) -> Detail<'_> {
         match self {
-            ToolOutcome::Ior(o) => Detail::Ior(o),
-            ToolOutcome::Mdtest(o) => Detail::Mdtest(o),
-            ToolOutcome::Find(o) => Detail::Find(o),
-            ToolOutcome::MdWorkbench(o) => Detail::MdWorkbench(o),
+            ToolOutcome::Ior(o) => Detail::of(o),
+            ToolOutcome::Mdtest(o) => Detail::of(o),
+            ToolOutcome::Find(o) => Detail::of(o),
+            ToolOutcome::MdWorkbench(o) => Detail::of(o),
             ToolOutcome::External => Detail::External,
         }
     }

@@ -23,8 +23,8 @@ pub(crate) struct Report<'a> {
 
 impl Report<'_> {
     pub fn repetition(&self, iteration: u32, seed: i64) {
-        let n = Notice::IorRepetition { iteration, seed };
-        self.session.hub().notice(&n);
+        let n = results::ior::Repetition { iteration, seed };
+        self.session.hub().notice(&Notice::Workload(&n));
     }
 
     pub fn phase_start(&self, access: Access, iteration: u32, ranks: usize, expect: Expect) {
@@ -44,7 +44,7 @@ impl Report<'_> {
         r.page_cache = facts.page_cache;
         r.flushed = facts.flushed;
         r.interrupted = facts.interrupted;
-        self.session.hub().phase_end(r, Detail::Ior(&o));
+        self.session.hub().phase_end(r, Detail::of(&o));
         self.phases.push(o);
     }
 
@@ -59,12 +59,12 @@ impl Report<'_> {
                 c.iteration, v.errors, e.file, e.offset, e.rank
             ));
         }
-        hub.notice(&Notice::IorCheck(c));
+        hub.notice(&Notice::Workload(c));
     }
 
     pub fn remove(&self, iteration: u32, time_s: f64) {
-        let n = Notice::IorRemove { iteration, time_s };
-        self.session.hub().notice(&n);
+        let n = results::ior::Removed { iteration, time_s };
+        self.session.hub().notice(&Notice::Workload(&n));
     }
 
     pub fn warning(&self, text: &str) {

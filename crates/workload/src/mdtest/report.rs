@@ -24,11 +24,11 @@ impl Report<'_> {
             m.resolved.data_seed = Some(data_seed);
             m.resolved.random_seed_task0 = random_seed;
         }
-        hub.notice(&Notice::MdtestBegin {
+        hub.notice(&Notice::Workload(&results::mdtest::Begin {
             data_seed,
             random_seed,
             items_from_status,
-        });
+        }));
     }
 
     pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize, expect: Expect) {
@@ -42,7 +42,7 @@ impl Report<'_> {
     }
 
     pub fn stonewall(&self, s: &StonewallOutcome) {
-        self.session.hub().notice(&Notice::MdtestStonewall(s));
+        self.session.hub().notice(&Notice::Workload(s));
     }
 
     /// A timed phase, with the page cache before it and whether a create's window included
@@ -58,7 +58,7 @@ impl Report<'_> {
         result.page_cache = page_cache;
         result.flushed = flushed;
         result.interrupted = interrupted;
-        self.session.hub().phase_end(result, Detail::Mdtest(&o));
+        self.session.hub().phase_end(result, Detail::of(&o));
         self.phases.push(o);
     }
 

@@ -42,9 +42,7 @@ impl Report<'_> {
     pub fn phase(&self, o: PhaseOutcome, interrupted: bool) {
         let mut result = phase_result(&o);
         result.interrupted = interrupted;
-        self.session
-            .hub()
-            .phase_end(result, Detail::MdWorkbench(&o));
+        self.session.hub().phase_end(result, Detail::of(&o));
         self.phases.push(o);
     }
 

@@ -45,7 +45,7 @@ impl Report<'_> {
             mix.steps.push(step_record(&o));
             mix.knee = knee(&mix.steps).map(|k| mix.steps[k].clone());
         }
-        hub.phase_end(result, Detail::Mix(&o));
+        hub.phase_end(result, Detail::of(&o));
         drop(hub);
         self.phases.push(o);
     }

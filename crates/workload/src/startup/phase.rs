@@ -186,7 +186,7 @@ pub(crate) fn read_phase(
     };
     let mut result = phase_result(&o);
     result.interrupted = cut;
-    ctx.session.hub().phase_end(result, Detail::Startup(&o));
+    ctx.session.hub().phase_end(result, Detail::of(&o));
     ctx.phases.push(o);
     Ok(stop)
 }
