@@ -1,29 +1,42 @@
 //! The top-level command line. Workload arguments are passed through untouched, because IOR
 //! and mdtest have parsing rules of their own (`-t1m`, `-z -z`, `-O k=v`) that clap does not.
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-const EXAMPLES: &str = "\
-Examples:
-  iogauge io500 --quick                                          the IO500 suite, briefly (not a valid submission)
-  iogauge io500 config.ini --tasks 8                             an IO500 .ini, unchanged (iogauge io500 --help)
-  iogauge ior -N 4 -t 1m -b 64m -F -C -e -o /tmp/x/testfile     IOR-compatible bandwidth test
-  iogauge ior -N 2 -t 47008 -b 47008 -s 20000 -C -Q 1 -g -e -o /dev/shm/y/file   IO500 ior-hard pattern
-  iogauge ior --help                                             every IOR option iogauge supports
-  iogauge mdtest --tasks 4 -n 2000 -F -u -d /tmp/md              mdtest-compatible metadata test
-  iogauge md-workbench --tasks 4 -o /tmp/mdwb -P 2000 -I 1000    md-workbench-compatible small-object test
-  iogauge mix --tasks 4 --dir /tmp/mix --ramp 500:500:5000       a metadata mix under a rising load; the knee
-  iogauge find --tasks 2 /data -newer /r/ts -size 3901c -name '*01*' -C   IO500 find (pfind semantics)
-  iogauge startup --tasks 8 --dir /scratch/me --common-size 256m  an application's start-up on every rank
-  iogauge runs                                                   the stored runs (every run is stored)
-  iogauge compare 42 57 --fail-if-slower 5%                      phase by phase; exit 1 on a regression
-  iogauge report 42 -o run42.html                                one self-contained HTML file with charts
-  iogauge import results/2024.11.11-00.01.32/                    store an IO500 result directory
-  iogauge sweep --vary tasks=1..8:x2 --vary t=64k,1m --repeat 3 -- ior -w -r -F -b 16m -o /tmp/d/f
-                                                                 a parameter matrix, its table and findings
+use crate::command::registry::{WorkloadInfo, WORKLOADS};
 
+/// `iogauge --help`'s examples after the workloads' own (`registry::WorkloadInfo::examples`).
+const MORE_EXAMPLES: &[(&str, &str)] = &[
+    ("iogauge runs", "the stored runs (every run is stored)"),
+    ("iogauge compare 42 57 --fail-if-slower 5%", "phase by phase; exit 1 on a regression"),
+    ("iogauge report 42 -o run42.html", "one self-contained HTML file with charts"),
+    ("iogauge import results/2024.11.11-00.01.32/", "store an IO500 result directory"),
+    (
+        "iogauge sweep --vary tasks=1..8:x2 --vary t=64k,1m --repeat 3 -- ior -w -r -F -b 16m -o /tmp/d/f",
+        "a parameter matrix, its table and findings",
+    ),
+];
+
+const EXIT_STATUS: &str = "\
 Exit status: 0 success; 1 the benchmark ran but failed (I/O or verification error);
 2 bad usage or bad input, found before any I/O.";
+
+/// The examples block: every workload's, then the rest, each command with what it does.
+fn examples() -> String {
+    let all = WORKLOADS
+        .iter()
+        .flat_map(|w| w.examples.iter())
+        .chain(MORE_EXAMPLES.iter());
+    let mut out = String::from("Examples:\n");
+    for (command, what) in all {
+        if command.len() > 62 {
+            out += &format!("  {command}\n  {:62} {what}\n", "");
+        } else {
+            out += &format!("  {command:62} {what}\n");
+        }
+    }
+    format!("{out}\n{EXIT_STATUS}")
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -33,8 +46,7 @@ Exit status: 0 success; 1 the benchmark ran but failed (I/O or verification erro
     long_about = "iogauge measures storage the way parallel-file-system people do. `iogauge ior` takes an \
 IOR command line and produces the same files, offsets and access order as IOR under `mpirun -np N`, \
 with ranks as threads of one process. Every transfer's latency and a per-interval time series are \
-recorded; `--json PATH` writes the full result document.",
-    after_help = EXAMPLES
+recorded; `--json PATH` writes the full result document."
 )]
 pub struct Cli {
     /// Number of ranks for every workload (threads; under MPI at most the MPI ranks); a
@@ -95,66 +107,18 @@ pub struct Cli {
     /// mount point's root (refused otherwise, docs/safety.md); anywhere on the line
     #[arg(long)]
     pub allow_root_target: bool,
+    /// Another command than a workload's (those come from the registry: [`parse`]).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// IOR-compatible bandwidth benchmark (see `iogauge ior --help`)
-    #[command(disable_help_flag = true)]
-    Ior {
-        /// IOR options, e.g. -t 1m -b 64m -F -o /tmp/x/file
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
-    /// mdtest-compatible metadata benchmark (see `iogauge mdtest --help`)
-    #[command(disable_help_flag = true)]
-    Mdtest {
-        /// mdtest options, e.g. -n 1000 -u -F -d /tmp/md
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
-    /// md-workbench-compatible metadata and small-object benchmark (see `iogauge md-workbench --help`)
-    #[command(name = "md-workbench", disable_help_flag = true)]
-    MdWorkbench {
-        /// md-workbench options, e.g. -o /tmp/mdwb -P 2000 -I 1000 -D 10 -R 2
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
-    /// A metadata mix, open-loop at a rising rate until a latency limit (see `iogauge mix --help`)
-    #[command(disable_help_flag = true)]
-    Mix {
-        /// --dir DIR [--mix FILE] [--ramp START:STEP:MAX] [--latency-limit 10ms] ...
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
-    /// Parallel find with pfind's semantics, as the IO500 runs it (see `iogauge find --help`)
-    #[command(disable_help_flag = true)]
-    Find {
-        /// PATH... [-newer FILE] [-size Nc] [-name GLOB] [-C] [--tasks N]
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
-    /// An application's start on every rank: a tree of small files and/or a large file (see `iogauge startup --help`)
-    #[command(disable_help_flag = true)]
-    Startup {
-        /// --dir DIR | --tree DIR, [--common-size SIZE] [--stagger D] [--ranks-per-node N] ...
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
-    /// The IO500 suite: an IO500 .ini unchanged, or --quick (see `iogauge io500 --help`)
-    #[command(disable_help_flag = true)]
-    Io500 {
-        /// [CONFIG.ini] [--quick] [--dry-run] [--list] [--verify RESULT.txt] [--tasks N] ...
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
     /// Print the JSON Schema of the result document (--json, result.json; docs/results.md)
     Schema,
     /// List the stored runs: id, when, host, workload, labels, headline figures
     Runs {
-        /// Only runs of this workload (ior, mdtest, md-workbench, mix, find, io500, startup)
+        /// Only runs of this workload (a command of `iogauge --help`: ior, mdtest, ...)
         #[arg(long)]
         workload: Option<String>,
         /// Only runs on this host
@@ -217,6 +181,62 @@ pub enum Command {
         #[arg(num_args = 1.., required = true, value_name = "PATH")]
         paths: Vec<std::path::PathBuf>,
     },
+}
+
+/// What the command line asks for.
+pub enum Parsed {
+    /// A workload, with the words after its name.
+    Workload(&'static WorkloadInfo, Vec<String>),
+    Other(Command),
+}
+
+/// The workload's subcommand: its arguments pass through untouched, because IOR and mdtest
+/// have parsing rules of their own (`-t1m`, `-z -z`, `-O k=v`) that clap does not.
+fn subcommand(w: &WorkloadInfo, order: usize) -> clap::Command {
+    clap::Command::new(w.name)
+        .about(w.about)
+        .display_order(order)
+        .disable_help_flag(true)
+        .arg(
+            Arg::new("args")
+                .help(w.args)
+                .num_args(0..)
+                .trailing_var_arg(true)
+                .allow_hyphen_values(true),
+        )
+}
+
+/// `iogauge`'s command line as clap knows it: the commands of the registry, then the others.
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command()
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .after_help(examples());
+    for (i, w) in WORKLOADS.iter().enumerate() {
+        cmd = cmd.subcommand(subcommand(w, i));
+    }
+    cmd
+}
+
+/// Parses `args` (the program's name first).
+pub fn parse(args: Vec<String>) -> Result<(Cli, Parsed), clap::Error> {
+    let mut cmd = command();
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))?;
+    let workload = matches
+        .subcommand()
+        .and_then(|(name, sub)| Some((crate::command::registry::find(name)?, sub)));
+    let parsed = match (workload, cli.command.take()) {
+        (Some((w, sub)), _) => Parsed::Workload(
+            w,
+            sub.get_many::<String>("args")
+                .map(|a| a.cloned().collect())
+                .unwrap_or_default(),
+        ),
+        (None, Some(c)) => Parsed::Other(c),
+        (None, None) => unreachable!("clap requires a command"),
+    };
+    Ok((cli, parsed))
 }
 
 /// `iogauge sweep show ID` (src/sweep/).

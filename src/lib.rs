@@ -7,6 +7,7 @@
 
 pub mod checks;
 pub mod cli;
+pub mod command;
 #[cfg(test)]
 mod compat;
 pub mod find;
@@ -28,3 +29,6 @@ pub mod stored;
 pub mod storing;
 pub mod sweep;
 pub mod world;
+
+/// This build's version: the result document's `tool.version` and the tools' headers.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -4,11 +4,8 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-use iogauge::find;
 use iogauge::{
-    checks, cli, global_opts, io500, ior, launcher, mdtest, mdworkbench, mix, monitoring, preset,
-    startup, stored, storing, sweep, world,
+    checks, cli, global_opts, launcher, monitoring, preset, stored, storing, sweep, world,
 };
 
 fn main() -> ExitCode {
@@ -44,10 +41,11 @@ fn main() -> ExitCode {
     if opts.quiet {
         quiet_stdout();
     }
-    let cli = match cli::Cli::try_parse_from(std::iter::once("iogauge".to_string()).chain(args)) {
-        Ok(cli) => cli,
-        Err(e) => return usage_error(e),
-    };
+    let (cli, parsed) =
+        match cli::parse(std::iter::once("iogauge".to_string()).chain(args).collect()) {
+            Ok(p) => p,
+            Err(e) => return usage_error(e),
+        };
     #[cfg(feature = "mpi")]
     let launched = launcher::launched(|k| std::env::var(k).ok());
     #[cfg(feature = "mpi")]
@@ -91,35 +89,9 @@ fn main() -> ExitCode {
         quiet: opts.quiet,
         allow_root_target: opts.allow_root_target,
     };
-    use cli::Command as C;
-    let code = match cli.command {
-        C::Ior { args } => ior::main(&args, &global),
-        C::Mdtest { args } => mdtest::main(&args, &global),
-        C::MdWorkbench { args } => mdworkbench::main(&args, &global),
-        C::Mix { args } => mix::main(&args, &global),
-        C::Find { args } => find::main(&args, &global),
-        C::Startup { args } => startup::main(&args, &global),
-        C::Io500 { args } => io500::main(&args, &global),
-        C::Schema => {
-            print!("{}", results::json_schema_text());
-            0
-        }
-        C::Runs {
-            workload,
-            host,
-            format,
-        } => stored::runs(&global, workload, host, format),
-        C::Show { id, format } => stored::show(&global, id, format),
-        C::Compare {
-            ids,
-            fail_if_slower,
-            format,
-        } => stored::compare(&global, &ids, fail_if_slower.as_deref(), format),
-        C::Scaling { ids, by, format } => stored::scaling(&global, &ids, by, format),
-        C::Report { ids, output } => stored::report(&global, &ids, &output),
-        C::Import { paths } => stored::import(&global, &paths),
-        C::Sweep { action, run } => sweep::main(action, run, &global),
-        C::Preset { action } => preset::main(action, &global),
+    let code = match parsed {
+        cli::Parsed::Workload(w, args) => (w.main)(&args, &global),
+        cli::Parsed::Other(command) => other(command, &global),
     };
     global.storing.print_closing();
     global.monitoring.linger();
@@ -131,6 +103,33 @@ fn main() -> ExitCode {
         drop(mpi);
     }
     ExitCode::from(code)
+}
+
+/// The commands that are no workload: the store's, sweeps, presets, the schema.
+fn other(command: cli::Command, global: &world::Global) -> u8 {
+    use cli::Command as C;
+    match command {
+        C::Schema => {
+            print!("{}", results::json_schema_text());
+            0
+        }
+        C::Runs {
+            workload,
+            host,
+            format,
+        } => stored::runs(global, workload, host, format),
+        C::Show { id, format } => stored::show(global, id, format),
+        C::Compare {
+            ids,
+            fail_if_slower,
+            format,
+        } => stored::compare(global, &ids, fail_if_slower.as_deref(), format),
+        C::Scaling { ids, by, format } => stored::scaling(global, &ids, by, format),
+        C::Report { ids, output } => stored::report(global, &ids, &output),
+        C::Import { paths } => stored::import(global, &paths),
+        C::Sweep { action, run } => sweep::main(action, run, global),
+        C::Preset { action } => preset::main(action, global),
+    }
 }
 
 /// A command line clap refuses: help and version as clap prints them; an error as one line

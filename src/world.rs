@@ -253,23 +253,23 @@ pub fn exit_early(code: u8) -> u8 {
 /// Every path through a command's checks ends in exactly one `proceed` or `exit_early`. The
 /// reporting process opens the result store here, the last check before the run.
 pub fn proceed(global: &Global) -> Result<(), u8> {
-    let job = job();
     if is_root() {
-        // Before the store, which creates its file: nothing is made when a check fails.
-        if let Err(e) = crate::outputs::check_dirs_exist(&[("--events", global.events.as_deref())])
-        {
-            return Err(bad_input(format!("iogauge: {e}")));
-        }
-        if let Err(e) = global.storing.prepare() {
-            return Err(bad_input(format!("iogauge: {e}")));
-        }
-        if let Err(e) = global.monitoring.prepare(&job) {
+        if let Err(e) = prepare_outputs(global) {
             return Err(bad_input(format!("iogauge: {e}")));
         }
     }
     agree(None)?;
-    global.monitoring.connect(&job);
+    global.monitoring.connect(&job());
     Ok(())
+}
+
+/// On the reporting process, the last checks before a run: the event log's directory, the
+/// result store (opened, which creates its file: so after every other check) and the metrics
+/// endpoint.
+pub fn prepare_outputs(global: &Global) -> Result<(), String> {
+    crate::outputs::check_dirs_exist(&[("--events", global.events.as_deref())])?;
+    global.storing.prepare()?;
+    global.monitoring.prepare(&job())
 }
 
 #[cfg(not(feature = "mpi"))]

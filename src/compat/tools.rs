@@ -65,10 +65,10 @@ impl Tool {
     pub fn exit_status(self, args: &[String]) -> u8 {
         let g = Global::default();
         match self {
-            Tool::Ior => crate::ior::main(args, &g),
-            Tool::Mdtest => crate::mdtest::main(args, &g),
-            Tool::MdWorkbench => crate::mdworkbench::main(args, &g),
-            Tool::Find => crate::find::main(args, &g),
+            Tool::Ior => crate::command::run::<crate::ior::Ior>(args, &g),
+            Tool::Mdtest => crate::command::run::<crate::mdtest::Mdtest>(args, &g),
+            Tool::MdWorkbench => crate::command::run::<crate::mdworkbench::MdWorkbench>(args, &g),
+            Tool::Find => crate::command::run::<crate::find::Find>(args, &g),
             Tool::Io500 => crate::io500::main(args, &g),
         }
     }

@@ -6,52 +6,96 @@ pub mod cli;
 mod listing;
 pub mod output;
 
-use std::path::PathBuf;
-
 use engine::PosixEngine;
-use results::{FindParameters, Parameters, RunResult};
+use results::{FindParameters, Parameters, RunResult, Sink};
 use workload::find::{self, Lister};
-use workload::session::Session;
+use workload::session::{Finished, Session};
 
-use crate::world::{Global, RankSetup};
+use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::world::RankSetup;
 use cli::FindCommand;
 use listing::Listing;
 use output::FindReport;
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// `iogauge find`, as the command path runs it.
+pub struct Find;
 
-/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
-fn usage(message: impl std::fmt::Display) -> u8 {
-    crate::world::bad_input(format!("iogauge {message}"))
+impl Invocation for FindCommand {
+    fn launch(&self) -> Launch {
+        Launch {
+            tasks: self.tasks,
+            json: self.json.clone(),
+            help: self.help,
+            ..Launch::default()
+        }
+    }
 }
 
-pub fn main(args: &[String], global: &Global) -> u8 {
-    let cmd = match cli::parse(args) {
-        Ok(c) => c,
-        Err(e) => return usage(e),
+impl Workload for Find {
+    const NAME: &'static str = "find";
+    const ABOUT: &'static str =
+        "Parallel find with pfind's semantics, as the IO500 runs it (see `iogauge find --help`)";
+    const ARGS: &'static str = "PATH... [-newer FILE] [-size Nc] [-name GLOB] [-C] [--tasks N]";
+    const EXAMPLES: &'static [(&'static str, &'static str)] = &[(
+        "iogauge find --tasks 2 /data -newer /r/ts -size 3901c -name '*01*' -C",
+        "IO500 find (pfind semantics)",
+    )];
+    // It walks trees others made and reads no file data: only the node's caches can be
+    // dropped for it (`--drop-caches=files` has nothing to drop, which its phase records).
+    const SUPPORTS: Supports = Supports {
+        drop_caches: true,
+        root_target: false,
+        dry_run: false,
     };
-    if cmd.help {
-        print!("{}", cli::HELP);
-        return crate::world::exit_early(0);
+    type Command = FindCommand;
+    type Plan = ();
+    type Outcome = find::FindOutcome;
+
+    fn parse(args: &[String]) -> Result<FindCommand, String> {
+        cli::parse(args)
     }
-    let setup = RankSetup {
-        tasks: cmd.tasks,
-        ..RankSetup::default()
+
+    fn help() -> String {
+        cli::HELP.to_string()
     }
-    .or(global.setup);
-    if let Err(e) = setup.check() {
-        return usage(format!("find: {e}"));
+
+    fn check(cmd: &FindCommand, _ctx: &Context) -> Result<Checked<()>, String> {
+        find::preflight::preflight(&cmd.params, &PosixEngine::new(false))?;
+        Ok(Checked {
+            plan: (),
+            warnings: Vec::new(),
+        })
     }
-    if let Err(e) = find::preflight::preflight(&cmd.params, &PosixEngine::new(false)) {
-        return usage(e);
+
+    fn document(cmd: &FindCommand, _plan: &(), ctx: &Context) -> RunResult {
+        document(&cmd.params, &ctx.setup)
     }
-    if let Err(e) = crate::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())]) {
-        return usage(format!("find: {e}"));
+
+    fn sinks(
+        cmd: &FindCommand,
+        _plan: &(),
+        _ctx: &Context,
+        _doc: &RunResult,
+    ) -> Result<Vec<Box<dyn Sink>>, String> {
+        let p = &cmd.params;
+        Ok(vec![Box::new(FindReport::new(
+            Box::new(std::io::stdout()),
+            p.per_rank,
+            true,
+        ))])
     }
-    if let Err(code) = crate::world::proceed(global) {
-        return code;
+
+    fn run(
+        cmd: &FindCommand,
+        _plan: &(),
+        ranks: &exec::Ranks,
+        session: &Session,
+    ) -> Finished<find::FindOutcome> {
+        let p = &cmd.params;
+        let listing = Listing::new();
+        let list: Option<&dyn Lister> = if p.count_only { None } else { Some(&listing) };
+        find::run(p, ranks, session, list)
     }
-    run(&cmd, &setup, global)
 }
 
 /// The document of a find before it starts.
@@ -60,30 +104,8 @@ pub fn document(p: &find::FindParams, setup: &RankSetup) -> RunResult {
         plan: p.clone(),
         newer_ctime: None,
     });
-    let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
+    let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
     doc.environment = results::capture(p.paths.first().map(|p| p.as_path()));
     doc.ranks = setup.result_ranks();
     doc
-}
-
-fn run(cmd: &FindCommand, setup: &RankSetup, global: &Global) -> u8 {
-    let p = &cmd.params;
-    let report = FindReport::new(Box::new(std::io::stdout()), p.per_rank, true);
-    let json: Vec<PathBuf> = cmd.json.iter().cloned().collect();
-    let fanout = crate::sinks::choose(vec![Box::new(report)], json, global);
-    let ranks = setup.into_ranks();
-    let session =
-        Session::new(document(p, setup), fanout, ranks.local()).with_checks(crate::checks::get());
-    let listing = Listing::new();
-    let list: Option<&dyn Lister> = if p.count_only { None } else { Some(&listing) };
-    // SIGINT/SIGTERM from here: every rank's walk stops (docs/safety.md).
-    exec::interrupt::install();
-    let done = find::run(p, &ranks, &session, list);
-    if let Some(msg) = &done.failure {
-        eprintln!("iogauge find: {msg}");
-    }
-    if let Some(line) = done.interrupted_line() {
-        eprintln!("{line}");
-    }
-    done.exit_code()
 }

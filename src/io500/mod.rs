@@ -22,12 +22,13 @@ use workload::io500::run::{self, Outcome, Settings};
 use workload::io500::seeds::check_timestamp;
 use workload::session::{DropCaches, Session};
 
+use crate::command::registry::WorkloadInfo;
+use crate::command::Supports;
+
 use crate::world::{Global, RankSetup};
 use cli::{Io500Command, HELP};
 use driver::{environment_of, follow, Io500Driver};
 use result_dir::ResultDir;
-
-const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 fn usage(message: impl std::fmt::Display) -> u8 {
     eprintln!("iogauge {message}");
@@ -36,13 +37,44 @@ fn usage(message: impl std::fmt::Display) -> u8 {
 
 /// result.txt's `version`: which implementation and release wrote it.
 fn version() -> String {
-    format!("iogauge-{VERSION}")
+    format!("iogauge-{}", crate::VERSION)
 }
 
 fn load(path: &Path) -> Result<Config, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("io500: cannot read {}: {e}", path.display()))?;
     Config::parse(&text).map_err(|e| format!("io500: {}", e.in_file(&path.display().to_string())))
+}
+
+/// The IO500's row in the workload table. A suite of its own (rank 0 leads, the other MPI
+/// ranks follow its orders; every phase is a workload run through its own `run`), so its
+/// `main` is below; it takes the command path's session and sinks, and passes the global
+/// options to its phases.
+pub const ROW: WorkloadInfo = WorkloadInfo {
+    name: "io500",
+    about: "The IO500 suite: an IO500 .ini unchanged, or --quick (see `iogauge io500 --help`)",
+    args: "[CONFIG.ini] [--quick] [--dry-run] [--list] [--verify RESULT.txt] [--tasks N] ...",
+    examples: &[
+        (
+            "iogauge io500 --quick",
+            "the IO500 suite, briefly (not a valid submission)",
+        ),
+        (
+            "iogauge io500 config.ini --tasks 8",
+            "an IO500 .ini, unchanged (iogauge io500 --help)",
+        ),
+    ],
+    main,
+    supports: Supports {
+        drop_caches: true,
+        root_target: true,
+        dry_run: true,
+    },
+    knob,
+};
+
+fn knob(name: &str) -> Result<crate::sweep::names::Knob, String> {
+    crate::sweep::names::ranks_knob("io500", name)
 }
 
 /// Under MPI rank 0 runs the suite and the other ranks follow its orders (`follow`).
@@ -60,6 +92,9 @@ fn lead(args: &[String], global: &Global) -> u8 {
         Ok(c) => c,
         Err(e) => return usage(e),
     };
+    if let Err(e) = ROW.supports.check(ROW.name, global) {
+        return usage(format!("io500: {e}"));
+    }
     if cmd.help {
         print!("{HELP}");
         return 0;
@@ -174,7 +209,7 @@ fn execute(
         return usage(format!("io500: {e}"));
     }
     let params = results::Parameters::Io500(parameters(&s, &layout, cmd.quick));
-    let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
+    let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
     doc.environment = environment_of(&layout.data);
     doc.ranks = setup.result_ranks();
     doc.io500 = Some(Default::default());
@@ -190,11 +225,10 @@ fn execute(
                 return usage(format!("io500: {e}"));
             }
         }
-        if let Err(e) = global.storing.prepare() {
-            return usage(e);
-        }
-        // The other ranks learn the endpoint with each phase's order (`follow`).
-        if let Err(e) = global.monitoring.prepare(&crate::world::job()) {
+        // The other ranks learn the endpoint with each phase's order (`follow`), so only
+        // this process prepares the outputs (the command path's `world::proceed` is
+        // collective).
+        if let Err(e) = crate::world::prepare_outputs(global) {
             return usage(e);
         }
     }
@@ -227,8 +261,8 @@ fn execute(
     );
     let own: Vec<Box<dyn Sink>> = vec![Box::new(dir)];
     let local = setup.into_ranks().local();
-    let session = Session::new(doc, crate::sinks::choose(own, json.clone(), global), local)
-        .with_checks(crate::checks::get());
+    let sinks = crate::command::fanout(own, json.clone(), global);
+    let session = crate::command::new_session(doc, sinks, local);
     // SIGINT/SIGTERM from here: the phase running stops, the data is removed (docs/safety.md).
     exec::interrupt::install();
     let outcome = match run::run(&s, &prepared, &mut driver, &session) {

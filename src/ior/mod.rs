@@ -10,17 +10,12 @@ use std::path::{Path, PathBuf};
 use results::{Parameters, RunResult, Sink};
 use workload::ior::preflight::{preflight, Existing};
 use workload::ior::{self, validate::validate, IorParams};
-use workload::session::Session;
+use workload::session::{Finished, Session};
 
-use crate::world::{Global, RankSetup};
+use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::sweep::names::Knob;
+use crate::world::RankSetup;
 use output::{ctime_now, Header, IorPrinter, IorRankCsv, IorReport};
-
-const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
-fn usage(message: impl std::fmt::Display) -> u8 {
-    crate::world::bad_input(format!("iogauge {message}"))
-}
 
 /// Parent directories of output files must exist before we start.
 fn check_output_paths(cmd: &cli::IorCommand) -> Result<(), String> {
@@ -65,62 +60,140 @@ fn replacing(files: &[PathBuf]) -> Option<String> {
     })
 }
 
-pub fn main(args: &[String], global: &Global) -> u8 {
-    let (cmd, setup) = match crate::optparse::start::<cli::IorCommand>(args, global) {
-        Ok(started) => started,
-        Err(code) => return code,
-    };
-    let tasks = setup.ranks();
-    let p = &cmd.params;
-    let mut warnings = cmd.warnings.clone();
-    match validate(p, tasks) {
-        Ok(w) => warnings.extend(w),
-        Err(e) => return usage(format!("ior: {e}")),
+/// `iogauge ior`, as the command path runs it.
+pub struct Ior;
+
+/// What the checks of an IOR command line found: the test files from before the run that the
+/// write replaces, and the output the report goes to.
+pub struct Plan {
+    replaced: Vec<PathBuf>,
+}
+
+impl Invocation for cli::IorCommand {
+    fn launch(&self) -> Launch {
+        self.launch.clone()
     }
-    let info = match engine::lookup(&p.engine.api) {
-        Ok(i) => i,
-        Err(e) => return usage(format!("ior: {e}")),
-    };
-    let replaced = match preflight(p, tasks as u64, Existing::Replace, info.caps.does_io) {
-        Ok(pre) => {
-            warnings.extend(pre.warnings);
-            pre.replaced
-        }
-        Err(e) => return usage(format!("ior: {e}")),
-    };
-    if let Err(e) = check_output_paths(&cmd) {
-        return usage(format!("ior: {e}"));
+    fn engine(&self) -> Option<&engine::EngineConfig> {
+        Some(&self.params.engine)
     }
-    // Only rank 0 prints and writes results (other MPI ranks' stdout is quiet anyway).
-    let out: Box<dyn Write + Send> = match &p.summary_file {
-        Some(_) if !crate::world::is_root() => Box::new(std::io::sink()),
-        Some(f) => match std::fs::File::create(f) {
-            Ok(file) => {
-                println!("Writing output to {}", f.display());
-                Box::new(std::io::BufWriter::new(file))
-            }
-            Err(e) => return usage(format!("ior: -O summaryFile={}: {e}", f.display())),
-        },
-        None => Box::new(std::io::stdout()),
+}
+
+impl Workload for Ior {
+    const NAME: &'static str = "ior";
+    const ABOUT: &'static str = "IOR-compatible bandwidth benchmark (see `iogauge ior --help`)";
+    const ARGS: &'static str = "IOR options, e.g. -t 1m -b 64m -F -o /tmp/x/file";
+    const EXAMPLES: &'static [(&'static str, &'static str)] = &[
+        (
+            "iogauge ior -N 4 -t 1m -b 64m -F -C -e -o /tmp/x/testfile",
+            "IOR-compatible bandwidth test",
+        ),
+        (
+            "iogauge ior -N 2 -t 47008 -b 47008 -s 20000 -C -Q 1 -g -e -o /dev/shm/y/file",
+            "IO500 ior-hard pattern",
+        ),
+        ("iogauge ior --help", "every IOR option iogauge supports"),
+    ];
+    // The test files are named by -o; IOR makes no tree of its own.
+    const SUPPORTS: Supports = Supports {
+        drop_caches: true,
+        root_target: false,
+        dry_run: false,
     };
-    if let Err(code) = crate::world::proceed(global) {
-        return code;
+    type Command = cli::IorCommand;
+    type Plan = Plan;
+    type Outcome = ior::PhaseOutcome;
+
+    fn parse(args: &[String]) -> Result<cli::IorCommand, String> {
+        cli::parse(args).map_err(|e| e.0)
     }
-    if crate::world::is_root() {
+
+    fn help() -> String {
+        cli::help_text()
+    }
+
+    fn knob(name: &str) -> Result<Knob, String> {
+        crate::sweep::names::in_table(&cli::options::TABLE, name)
+    }
+
+    fn check(cmd: &cli::IorCommand, ctx: &Context) -> Result<Checked<Plan>, String> {
+        let tasks = ctx.setup.ranks();
+        let p = &cmd.params;
+        let mut warnings = cmd.warnings.clone();
+        warnings.extend(validate(p, tasks)?);
+        let info = engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
+        let pre = preflight(p, tasks as u64, Existing::Replace, info.caps.does_io)?;
+        warnings.extend(pre.warnings);
+        check_output_paths(cmd)?;
+        Ok(Checked {
+            plan: Plan {
+                replaced: pre.replaced,
+            },
+            warnings,
+        })
+    }
+
+    fn announce(cmd: &cli::IorCommand, plan: &Plan) {
         if cmd.overwrite {
             eprintln!(
                 "iogauge ior: note: --overwrite is no longer needed: the test files named by -o \
                  are replaced as IOR replaces them"
             );
         }
-        if let Some(line) = replacing(&replaced) {
+        if let Some(line) = replacing(&plan.replaced) {
             eprintln!("{line}");
         }
     }
-    // IOR prints its own argv; ours is the tool's words after `iogauge ior` (the global
-    // options iogauge took out of the line are not IOR's).
-    let command_line = format!("iogauge ior {}", args.join(" "));
-    run(&cmd, &setup, out, warnings, global, command_line)
+
+    fn document(cmd: &cli::IorCommand, _plan: &Plan, ctx: &Context) -> RunResult {
+        let p = &cmd.params;
+        let mut doc = RunResult::new(
+            Parameters::Ior(p.clone()),
+            std::env::args().collect(),
+            crate::VERSION,
+        );
+        doc.environment = results::capture(Some(&test_dir(p)));
+        doc.ranks = ctx.setup.result_ranks();
+        doc
+    }
+
+    fn sinks(
+        cmd: &cli::IorCommand,
+        _plan: &Plan,
+        ctx: &Context,
+        doc: &RunResult,
+    ) -> Result<Vec<Box<dyn Sink>>, String> {
+        let p = &cmd.params;
+        let out: Box<dyn Write + Send> = match &p.summary_file {
+            Some(f) => {
+                let file = std::fs::File::create(f)
+                    .map_err(|e| format!("-O summaryFile={}: {e}", f.display()))?;
+                println!("Writing output to {}", f.display());
+                Box::new(std::io::BufWriter::new(file))
+            }
+            None => Box::new(std::io::stdout()),
+        };
+        // IOR prints its own argv; ours is the tool's words after `iogauge ior` (the global
+        // options iogauge took out of the line are not IOR's).
+        let command_line = format!("iogauge ior {}", ctx.args.join(" "));
+        let header = header(p, &ctx.setup, command_line, &doc.environment);
+        Ok(sinks(p, header, out))
+    }
+
+    fn run(
+        cmd: &cli::IorCommand,
+        _plan: &Plan,
+        ranks: &exec::Ranks,
+        session: &Session,
+    ) -> Finished<ior::PhaseOutcome> {
+        ior::run(&cmd.params, ranks, session)
+    }
+
+    fn after(done: &Finished<ior::PhaseOutcome>) {
+        if done.errors > 0 {
+            let errors = done.errors;
+            eprintln!("iogauge: data verification failed: {errors} transfer(s) did not read back what was written");
+        }
+    }
 }
 
 /// The IOR report and the per-rank CSV a plan asks for (on the reporting process only).
@@ -147,7 +220,7 @@ pub fn header(
 ) -> Header {
     let node_map = setup.node_map();
     Header {
-        version: VERSION.to_string(),
+        version: crate::VERSION.to_string(),
         began: ctime_now(),
         command_line,
         machine: format!("{} {}", env.os, env.hostname),
@@ -157,46 +230,4 @@ pub fn header(
         tasks: setup.ranks(),
         tasks_per_node: node_map.tasks_on_node0(),
     }
-}
-
-fn run(
-    cmd: &cli::IorCommand,
-    setup: &RankSetup,
-    out: Box<dyn Write + Send>,
-    warnings: Vec<String>,
-    global: &Global,
-    command_line: String,
-) -> u8 {
-    let p = &cmd.params;
-    let mut doc = RunResult::new(
-        Parameters::Ior(p.clone()),
-        std::env::args().collect(),
-        VERSION,
-    );
-    doc.environment = results::capture(Some(&test_dir(p)));
-    doc.ranks = setup.result_ranks();
-    doc.warnings = warnings;
-    let header = header(p, setup, command_line, &doc.environment);
-    let json: Vec<PathBuf> = cmd.launch.json.iter().cloned().collect();
-    let fanout = crate::sinks::choose(sinks(p, header, out), json, global);
-    let ranks = setup.into_ranks();
-    // From here SIGINT/SIGTERM stop the ranks and keep what they measured (docs/safety.md);
-    // find and the IO500 do not poll the flag yet and keep the default exit.
-    exec::interrupt::install();
-    let done = ior::run(
-        p,
-        &ranks,
-        &Session::new(doc, fanout, ranks.local()).with_checks(crate::checks::get()),
-    );
-    if let Some(msg) = &done.failure {
-        eprintln!("iogauge: {msg}");
-    }
-    if done.errors > 0 {
-        let errors = done.errors;
-        eprintln!("iogauge: data verification failed: {errors} transfer(s) did not read back what was written");
-    }
-    if let Some(line) = done.interrupted_line() {
-        eprintln!("{line}");
-    }
-    done.exit_code()
 }

@@ -9,18 +9,13 @@ use std::path::PathBuf;
 
 use results::{MdtestParameters, MdtestResolved, Parameters, RunResult, Sink};
 use workload::mdtest::{self, validate::validate, MdtestParams, Shape};
-use workload::session::Session;
+use workload::session::{Finished, Session};
 
-use crate::world::{Global, RankSetup};
+use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::sweep::names::Knob;
+use crate::world::RankSetup;
 use cli::MdtestCommand;
 use output::{csv, quote_args, Header, MdtestPrinter, MdtestRankCsv, MdtestReport};
-
-const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
-fn usage(message: impl std::fmt::Display) -> u8 {
-    crate::world::bad_input(format!("iogauge {message}"))
-}
 
 /// Parent directories of output files must exist before we start.
 fn check_output_paths(cmd: &MdtestCommand) -> Result<(), String> {
@@ -40,66 +35,127 @@ fn check_output_paths(cmd: &MdtestCommand) -> Result<(), String> {
     crate::outputs::check_dirs_exist(&outputs)
 }
 
-pub fn main(args: &[String], global: &Global) -> u8 {
-    let (cmd, setup) = match crate::optparse::start::<cli::MdtestCommand>(args, global) {
-        Ok(started) => started,
-        Err(code) => return code,
+/// `iogauge mdtest`, as the command path runs it.
+pub struct Mdtest;
+
+/// What the checks of an mdtest command line resolved: the item layout and the items per
+/// task a stonewall status file imposes.
+pub struct Plan {
+    shape: Shape,
+    status_items: Option<u64>,
+}
+
+impl Invocation for MdtestCommand {
+    fn launch(&self) -> Launch {
+        self.launch.clone()
+    }
+    fn engine(&self) -> Option<&engine::EngineConfig> {
+        Some(&self.params.engine)
+    }
+}
+
+impl Workload for Mdtest {
+    const NAME: &'static str = "mdtest";
+    const ABOUT: &'static str =
+        "mdtest-compatible metadata benchmark (see `iogauge mdtest --help`)";
+    const ARGS: &'static str = "mdtest options, e.g. -n 1000 -u -F -d /tmp/md";
+    const EXAMPLES: &'static [(&'static str, &'static str)] = &[(
+        "iogauge mdtest --tasks 4 -n 2000 -F -u -d /tmp/md",
+        "mdtest-compatible metadata test",
+    )];
+    const SUPPORTS: Supports = Supports {
+        drop_caches: true,
+        root_target: true,
+        dry_run: false,
     };
-    let tasks = setup.ranks();
-    let p = &cmd.params;
-    let (shape, mut warnings) = match validate(p, tasks) {
-        Ok(v) => v,
-        Err(e) => return usage(format!("mdtest: {e}")),
-    };
-    for dir in &p.dirs {
-        if let Err(e) = workload::target::check_tree_root("-d", dir, global.allow_root_target) {
-            return usage(format!("mdtest: {e}"));
+    type Command = MdtestCommand;
+    type Plan = Plan;
+    type Outcome = mdtest::PhaseOutcome;
+
+    fn parse(args: &[String]) -> Result<MdtestCommand, String> {
+        cli::parse(args).map_err(|e| e.0)
+    }
+
+    fn help() -> String {
+        cli::help_text()
+    }
+
+    fn knob(name: &str) -> Result<Knob, String> {
+        crate::sweep::names::in_table(&cli::options::TABLE, name)
+    }
+
+    fn check(cmd: &MdtestCommand, ctx: &Context) -> Result<Checked<Plan>, String> {
+        let p = &cmd.params;
+        let (shape, mut warnings) = validate(p, ctx.setup.ranks())?;
+        for dir in &p.dirs {
+            workload::target::check_tree_root("-d", dir, ctx.allow_root_target)?;
+        }
+        let info = engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
+        let pre = mdtest::preflight::preflight(p, &shape, info.caps.does_io)?;
+        warnings.extend(pre.warnings);
+        check_output_paths(cmd)?;
+        if p.phases.read && p.files && p.read_bytes == 0 {
+            // mdtest's own warning, worded as mdtest prints it.
+            warnings.insert(
+                0,
+                "Read bytes is 0, thus, a read test will actually just open/close".into(),
+            );
+        }
+        // mdtest truncates the per-rank CSV and writes its header while validating.
+        if let Some(path) = p
+            .rank_details_csv
+            .as_ref()
+            .filter(|_| crate::world::is_root())
+        {
+            csv::write_header(path)
+                .map_err(|e| format!("--saveRankPerformanceDetails {}: {e}", path.display()))?;
+        }
+        Ok(Checked {
+            plan: Plan {
+                shape,
+                status_items: pre.status_items,
+            },
+            warnings,
+        })
+    }
+
+    fn document(cmd: &MdtestCommand, plan: &Plan, ctx: &Context) -> RunResult {
+        let p = &cmd.params;
+        let header = header(p, &plan.shape, &ctx.setup, quote_args(ctx.args));
+        document(p, &header, &plan.shape, plan.status_items, &ctx.setup)
+    }
+
+    fn sinks(
+        cmd: &MdtestCommand,
+        plan: &Plan,
+        ctx: &Context,
+        _doc: &RunResult,
+    ) -> Result<Vec<Box<dyn Sink>>, String> {
+        let p = &cmd.params;
+        let header = header(p, &plan.shape, &ctx.setup, quote_args(ctx.args));
+        Ok(sinks(p, header, Box::new(std::io::stdout())))
+    }
+
+    fn run(
+        cmd: &MdtestCommand,
+        plan: &Plan,
+        ranks: &exec::Ranks,
+        session: &Session,
+    ) -> Finished<mdtest::PhaseOutcome> {
+        let plan = mdtest::Plan {
+            params: &cmd.params,
+            shape: plan.shape,
+            status_items: plan.status_items,
+        };
+        mdtest::run(plan, ranks, session)
+    }
+
+    fn after(done: &Finished<mdtest::PhaseOutcome>) {
+        if done.errors > 0 {
+            let checks = done.outcomes.iter().map(|o| o.verification.as_ref());
+            crate::outputs::verification_failed(done.errors, checks, "file(s)");
         }
     }
-    let info = match engine::lookup(&p.engine.api) {
-        Ok(i) => i,
-        Err(e) => return usage(format!("mdtest: {e}")),
-    };
-    let pre = match mdtest::preflight::preflight(p, &shape, info.caps.does_io) {
-        Ok(pre) => pre,
-        Err(e) => return usage(format!("mdtest: {e}")),
-    };
-    warnings.extend(pre.warnings);
-    if let Err(e) = check_output_paths(&cmd) {
-        return usage(format!("mdtest: {e}"));
-    }
-    if p.phases.read && p.files && p.read_bytes == 0 {
-        // mdtest's own warning, worded as mdtest prints it.
-        warnings.insert(
-            0,
-            "Read bytes is 0, thus, a read test will actually just open/close".into(),
-        );
-    }
-    // mdtest truncates the per-rank CSV and writes its header while validating.
-    if let Some(path) = p
-        .rank_details_csv
-        .as_ref()
-        .filter(|_| crate::world::is_root())
-    {
-        if let Err(e) = csv::write_header(path) {
-            return usage(format!(
-                "mdtest: --saveRankPerformanceDetails {}: {e}",
-                path.display()
-            ));
-        }
-    }
-    if let Err(code) = crate::world::proceed(global) {
-        return code;
-    }
-    run(
-        &cmd,
-        &setup,
-        shape,
-        pre.status_items,
-        warnings,
-        args,
-        global,
-    )
 }
 
 /// The directory whose file system the header and the environment describe: the first -d.
@@ -111,7 +167,7 @@ fn fs_dir(p: &MdtestParams) -> PathBuf {
 pub fn header(p: &MdtestParams, shape: &Shape, setup: &RankSetup, quoted_args: String) -> Header {
     let node_map = setup.node_map();
     Header {
-        version: VERSION.to_string(),
+        version: crate::VERSION.to_string(),
         quoted_args,
         tasks: setup.ranks(),
         nodes: node_map.num_nodes(),
@@ -167,49 +223,8 @@ pub fn document(
         plan: p.clone(),
         resolved,
     });
-    let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
+    let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
     doc.environment = results::capture(Some(&fs_dir(p)));
     doc.ranks = setup.result_ranks();
     doc
-}
-
-fn run(
-    cmd: &MdtestCommand,
-    setup: &RankSetup,
-    shape: Shape,
-    status_items: Option<u64>,
-    warnings: Vec<String>,
-    args: &[String],
-    global: &Global,
-) -> u8 {
-    let p = &cmd.params;
-    let header = header(p, &shape, setup, quote_args(args));
-    let mut doc = document(p, &header, &shape, status_items, setup);
-    doc.warnings = warnings;
-    let json: Vec<PathBuf> = cmd.launch.json.iter().cloned().collect();
-    let fanout = crate::sinks::choose(sinks(p, header, Box::new(std::io::stdout())), json, global);
-    let plan = mdtest::Plan {
-        params: p,
-        shape,
-        status_items,
-    };
-    let ranks = setup.into_ranks();
-    // SIGINT/SIGTERM from here: the ranks stop and remove their tree (docs/safety.md).
-    exec::interrupt::install();
-    let done = mdtest::run(
-        plan,
-        &ranks,
-        &Session::new(doc, fanout, ranks.local()).with_checks(crate::checks::get()),
-    );
-    if let Some(msg) = &done.failure {
-        eprintln!("iogauge: {msg}");
-    }
-    if done.errors > 0 {
-        let checks = done.outcomes.iter().map(|o| o.verification.as_ref());
-        crate::outputs::verification_failed(done.errors, checks, "file(s)");
-    }
-    if let Some(line) = done.interrupted_line() {
-        eprintln!("{line}");
-    }
-    done.exit_code()
 }

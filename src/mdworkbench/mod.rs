@@ -6,73 +6,134 @@ pub mod cli;
 pub mod output;
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use results::{MdWorkbenchParameters, MdWorkbenchResolved, Parameters, RunResult, Sink};
 use workload::mdworkbench::preflight::preflight;
 use workload::mdworkbench::status::Position;
 use workload::mdworkbench::validate::validate;
 use workload::mdworkbench::{self, MdWorkbenchParams};
-use workload::session::Session;
+use workload::session::{Finished, Session};
 
-use crate::world::{Global, RankSetup};
+use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::sweep::names::Knob;
+use crate::world::RankSetup;
 use cli::MdWorkbenchCommand;
 use output::{quote_args, Header, MdWorkbenchPrinter, MdWorkbenchReport};
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
-fn usage(message: impl std::fmt::Display) -> u8 {
-    crate::world::bad_input(format!("iogauge md-workbench: {message}"))
-}
-
 /// What the checks before the run found: where it starts and what to warn about.
-pub struct Checked {
+pub struct Preflight {
     pub start: Position,
     pub warnings: Vec<String>,
 }
 
 /// The checks before any I/O (`iogauge md-workbench` and the IO500's phases): the rules
 /// across options on `ranks`, the engine, and the file system.
-pub fn check(p: &MdWorkbenchParams, ranks: usize) -> Result<Checked, String> {
+pub fn check(p: &MdWorkbenchParams, ranks: usize) -> Result<Preflight, String> {
     let mut warnings = validate(p, ranks)?;
     let info = engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
     workload::mdworkbench::preflight::run_info_dir(p)?;
     let pre = preflight(p, ranks as u64, info.caps.does_io)?;
     warnings.extend(pre.warnings);
-    Ok(Checked {
+    Ok(Preflight {
         start: pre.start,
         warnings,
     })
 }
 
-pub fn main(args: &[String], global: &Global) -> u8 {
-    let (cmd, setup) = match crate::optparse::start::<MdWorkbenchCommand>(args, global) {
-        Ok(started) => started,
-        Err(code) => return code,
-    };
-    let checked = match check(&cmd.params, setup.ranks()) {
-        Ok(c) => c,
-        Err(e) => return usage(e),
-    };
-    let dir = &cmd.params.dir;
-    if let Err(e) = workload::target::check_tree_root("-o", dir, global.allow_root_target) {
-        return usage(e);
+/// `iogauge md-workbench`, as the command path runs it.
+pub struct MdWorkbench;
+
+impl Invocation for MdWorkbenchCommand {
+    fn launch(&self) -> Launch {
+        self.launch.clone()
     }
-    let json = [("--json", cmd.launch.json.as_deref())];
-    if let Err(e) = crate::outputs::check_dirs_exist(&json) {
-        return usage(e);
+    fn engine(&self) -> Option<&engine::EngineConfig> {
+        Some(&self.params.engine)
     }
-    if cmd.dry_run {
-        if crate::world::is_root() {
-            print!("{}", dry_run(&cmd.params, checked.start, &setup));
+    fn dry_run(&self) -> bool {
+        self.dry_run
+    }
+}
+
+impl Workload for MdWorkbench {
+    const NAME: &'static str = "md-workbench";
+    const ABOUT: &'static str = "md-workbench-compatible metadata and small-object benchmark (see `iogauge md-workbench --help`)";
+    const ARGS: &'static str = "md-workbench options, e.g. -o /tmp/mdwb -P 2000 -I 1000 -D 10 -R 2";
+    const EXAMPLES: &'static [(&'static str, &'static str)] = &[(
+        "iogauge md-workbench --tasks 4 -o /tmp/mdwb -P 2000 -I 1000",
+        "md-workbench-compatible small-object test",
+    )];
+    const SUPPORTS: Supports = Supports {
+        drop_caches: true,
+        root_target: true,
+        dry_run: true,
+    };
+    type Command = MdWorkbenchCommand;
+    type Plan = Position;
+    type Outcome = mdworkbench::PhaseOutcome;
+
+    fn parse(args: &[String]) -> Result<MdWorkbenchCommand, String> {
+        cli::parse(args).map_err(|e| e.0)
+    }
+
+    fn help() -> String {
+        cli::help_text()
+    }
+
+    fn knob(name: &str) -> Result<Knob, String> {
+        crate::sweep::names::in_table(&cli::options::TABLE, name)
+    }
+
+    fn check(cmd: &MdWorkbenchCommand, ctx: &Context) -> Result<Checked<Position>, String> {
+        let checked = check(&cmd.params, ctx.setup.ranks())?;
+        workload::target::check_tree_root("-o", &cmd.params.dir, ctx.allow_root_target)?;
+        Ok(Checked {
+            plan: checked.start,
+            warnings: checked.warnings,
+        })
+    }
+
+    fn dry_run(cmd: &MdWorkbenchCommand, checked: &Checked<Position>, ctx: &Context) -> String {
+        dry_run(&cmd.params, checked.plan, &ctx.setup)
+    }
+
+    fn document(cmd: &MdWorkbenchCommand, start: &Position, ctx: &Context) -> RunResult {
+        document(&cmd.params, *start, &ctx.setup)
+    }
+
+    fn sinks(
+        cmd: &MdWorkbenchCommand,
+        _start: &Position,
+        ctx: &Context,
+        _doc: &RunResult,
+    ) -> Result<Vec<Box<dyn Sink>>, String> {
+        let header = header(&ctx.setup, quote_args(ctx.args));
+        Ok(vec![sinks(
+            &cmd.params,
+            header,
+            Box::new(std::io::stdout()),
+        )])
+    }
+
+    fn run(
+        cmd: &MdWorkbenchCommand,
+        start: &Position,
+        ranks: &exec::Ranks,
+        session: &Session,
+    ) -> Finished<mdworkbench::PhaseOutcome> {
+        let plan = mdworkbench::Plan {
+            params: &cmd.params,
+            start: *start,
+        };
+        mdworkbench::run(plan, ranks, session)
+    }
+
+    fn after(done: &Finished<mdworkbench::PhaseOutcome>) {
+        if done.errors > 0 {
+            let checks = done.outcomes.iter().map(|o| o.verification.as_ref());
+            crate::outputs::verification_failed(done.errors, checks, "object(s)");
         }
-        return crate::world::exit_early(0);
     }
-    if let Err(code) = crate::world::proceed(global) {
-        return code;
-    }
-    run(&cmd, &setup, checked, args, global)
 }
 
 /// What `--dry-run` shows: the phases that would run and what they would make, read and
@@ -145,7 +206,7 @@ fn dry_run(p: &MdWorkbenchParams, start: Position, setup: &RankSetup) -> String 
 /// md-workbench's header lines; `quoted_args` is the command line as md-workbench prints it.
 pub fn header(setup: &RankSetup, quoted_args: String) -> Header {
     Header {
-        version: VERSION.to_string(),
+        version: crate::VERSION.to_string(),
         quoted_args,
         ranks: setup.ranks() as u64,
         nodemap: setup.nodemap(),
@@ -172,46 +233,8 @@ pub fn document(p: &MdWorkbenchParams, start: Position, setup: &RankSetup) -> Ru
         plan: p.clone(),
         resolved,
     });
-    let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
+    let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
     doc.environment = results::capture(Some(&crate::outputs::existing_dir_or_parent(&p.dir)));
     doc.ranks = setup.result_ranks();
     doc
-}
-
-fn run(
-    cmd: &MdWorkbenchCommand,
-    setup: &RankSetup,
-    checked: Checked,
-    args: &[String],
-    global: &Global,
-) -> u8 {
-    let p = &cmd.params;
-    let mut doc = document(p, checked.start, setup);
-    doc.warnings = checked.warnings;
-    let json: Vec<PathBuf> = cmd.launch.json.iter().cloned().collect();
-    let own = sinks(
-        p,
-        header(setup, quote_args(args)),
-        Box::new(std::io::stdout()),
-    );
-    let fanout = crate::sinks::choose(vec![own], json, global);
-    let plan = mdworkbench::Plan {
-        params: p,
-        start: checked.start,
-    };
-    let ranks = setup.into_ranks();
-    // SIGINT/SIGTERM from here: the ranks stop and clean up (docs/safety.md).
-    exec::interrupt::install();
-    let done = mdworkbench::run(plan, &ranks, &Session::new(doc, fanout, ranks.local()));
-    if let Some(msg) = &done.failure {
-        eprintln!("iogauge: {msg}");
-    }
-    if done.errors > 0 {
-        let checks = done.outcomes.iter().map(|o| o.verification.as_ref());
-        crate::outputs::verification_failed(done.errors, checks, "object(s)");
-    }
-    if let Some(line) = done.interrupted_line() {
-        eprintln!("{line}");
-    }
-    done.exit_code()
 }

@@ -5,65 +5,120 @@ pub mod cli;
 pub mod mixfile;
 pub mod output;
 
-use std::path::PathBuf;
-
 use plan::mix::MixParams;
-use results::{MixParameters, MixResolved, Parameters, RunResult};
+use results::{MixParameters, MixResolved, Parameters, RunResult, Sink};
 use workload::mix::validate::{preflight, validate};
-use workload::session::Session;
+use workload::session::{Finished, Session};
 
-use crate::world::{Global, RankSetup};
+use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::sweep::names::Knob;
+use crate::world::RankSetup;
 use cli::MixCommand;
 use output::{plan_lines, MixReport};
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// `iogauge mix`, as the command path runs it.
+pub struct Mix;
 
-/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
-fn usage(message: impl std::fmt::Display) -> u8 {
-    crate::world::bad_input(format!("iogauge mix: {message}"))
+/// What the checks found: `--dir` does not exist yet, so rank 0 makes it and the cleanup
+/// removes it.
+pub struct Plan {
+    made_dir: bool,
 }
 
-pub fn main(args: &[String], global: &Global) -> u8 {
-    let (cmd, setup) = match crate::optparse::start::<MixCommand>(args, global) {
-        Ok(started) => started,
-        Err(code) => return code,
-    };
-    let p = &cmd.params;
-    let ranks = setup.ranks();
-    let warnings = match validate(p, ranks) {
-        Ok(w) => w,
-        Err(e) => return usage(e),
-    };
-    if let Err(e) = engine::lookup(&p.engine.api).and_then(|i| i.for_metadata()) {
-        return usage(e);
+impl Invocation for MixCommand {
+    fn launch(&self) -> Launch {
+        self.launch.clone()
     }
-    if let Err(e) = workload::target::check_tree_root("--dir", &p.dir, global.allow_root_target) {
-        return usage(e);
+    fn engine(&self) -> Option<&engine::EngineConfig> {
+        Some(&self.params.engine)
     }
-    let made_dir = match preflight(&p.dir, ranks) {
-        Ok(m) => m,
-        Err(e) => return usage(e),
+    fn dry_run(&self) -> bool {
+        self.dry_run
+    }
+}
+
+impl Workload for Mix {
+    const NAME: &'static str = "mix";
+    const ABOUT: &'static str =
+        "A metadata mix, open-loop at a rising rate until a latency limit (see `iogauge mix --help`)";
+    const ARGS: &'static str =
+        "--dir DIR [--mix FILE] [--ramp START:STEP:MAX] [--latency-limit 10ms] ...";
+    const EXAMPLES: &'static [(&'static str, &'static str)] = &[(
+        "iogauge mix --tasks 4 --dir /tmp/mix --ramp 500:500:5000",
+        "a metadata mix under a rising load; the knee",
+    )];
+    const SUPPORTS: Supports = Supports {
+        drop_caches: true,
+        root_target: true,
+        dry_run: true,
     };
-    let json = [("--json", cmd.launch.json.as_deref())];
-    if let Err(e) = crate::outputs::check_dirs_exist(&json) {
-        return usage(e);
+    type Command = MixCommand;
+    type Plan = Plan;
+    type Outcome = workload::mix::PhaseOutcome;
+
+    fn parse(args: &[String]) -> Result<MixCommand, String> {
+        cli::parse(args).map_err(|e| e.0)
     }
-    if cmd.dry_run {
-        if crate::world::is_root() {
-            for l in plan_lines(p, ranks) {
-                println!("{l}");
-            }
-            for w in &warnings {
-                println!("WARNING: {w}");
-            }
-            println!("dry run: nothing was created");
+
+    fn help() -> String {
+        cli::help_text()
+    }
+
+    fn knob(name: &str) -> Result<Knob, String> {
+        crate::sweep::names::in_table(&cli::options::TABLE, name)
+    }
+
+    fn check(cmd: &MixCommand, ctx: &Context) -> Result<Checked<Plan>, String> {
+        let p = &cmd.params;
+        let ranks = ctx.setup.ranks();
+        let warnings = validate(p, ranks)?;
+        engine::lookup(&p.engine.api)
+            .and_then(|i| i.for_metadata())
+            .map_err(|e| e.to_string())?;
+        workload::target::check_tree_root("--dir", &p.dir, ctx.allow_root_target)?;
+        let made_dir = preflight(&p.dir, ranks)?;
+        Ok(Checked {
+            plan: Plan { made_dir },
+            warnings,
+        })
+    }
+
+    fn dry_run(cmd: &MixCommand, checked: &Checked<Plan>, ctx: &Context) -> String {
+        let mut out = String::new();
+        for l in plan_lines(&cmd.params, ctx.setup.ranks()) {
+            out += &format!("{l}\n");
         }
-        return crate::world::exit_early(0);
+        for w in &checked.warnings {
+            out += &format!("WARNING: {w}\n");
+        }
+        out + "dry run: nothing was created\n"
     }
-    if let Err(code) = crate::world::proceed(global) {
-        return code;
+
+    fn document(cmd: &MixCommand, _plan: &Plan, ctx: &Context) -> RunResult {
+        document(&cmd.params, &ctx.setup)
     }
-    run(&cmd, &setup, made_dir, warnings, global)
+
+    fn sinks(
+        cmd: &MixCommand,
+        _plan: &Plan,
+        ctx: &Context,
+        _doc: &RunResult,
+    ) -> Result<Vec<Box<dyn Sink>>, String> {
+        Ok(vec![Box::new(MixReport {
+            out: Box::new(std::io::stdout()),
+            params: cmd.params.clone(),
+            ranks: ctx.setup.ranks(),
+        })])
+    }
+
+    fn run(
+        cmd: &MixCommand,
+        plan: &Plan,
+        ranks: &exec::Ranks,
+        session: &Session,
+    ) -> Finished<workload::mix::PhaseOutcome> {
+        workload::mix::run(&cmd.params, plan.made_dir, ranks, session)
+    }
 }
 
 /// The document of a run before it starts: the plan and what it resolved to.
@@ -78,43 +133,8 @@ pub fn document(p: &MixParams, setup: &RankSetup) -> RunResult {
         plan: p.clone(),
         resolved,
     });
-    let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
+    let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
     doc.environment = results::capture(Some(&crate::outputs::existing_dir_or_parent(&p.dir)));
     doc.ranks = setup.result_ranks();
     doc
-}
-
-fn run(
-    cmd: &MixCommand,
-    setup: &RankSetup,
-    made_dir: bool,
-    warnings: Vec<String>,
-    global: &Global,
-) -> u8 {
-    let p = &cmd.params;
-    let mut doc = document(p, setup);
-    doc.warnings = warnings;
-    let json: Vec<PathBuf> = cmd.launch.json.iter().cloned().collect();
-    let own: Box<dyn results::Sink> = Box::new(MixReport {
-        out: Box::new(std::io::stdout()),
-        params: p.clone(),
-        ranks: setup.ranks(),
-    });
-    let fanout = crate::sinks::choose(vec![own], json, global);
-    let ranks = setup.into_ranks();
-    // SIGINT/SIGTERM from here: the ranks stop and remove their trees (docs/safety.md).
-    exec::interrupt::install();
-    let done = workload::mix::run(
-        p,
-        made_dir,
-        &ranks,
-        &Session::new(doc, fanout, ranks.local()),
-    );
-    if let Some(msg) = &done.failure {
-        eprintln!("iogauge: {msg}");
-    }
-    if let Some(line) = done.interrupted_line() {
-        eprintln!("{line}");
-    }
-    done.exit_code()
 }

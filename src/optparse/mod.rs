@@ -11,11 +11,10 @@
 //!
 //! A tool brings its [`Table`] (`table.rs`), the mapping from an entry to a field of its plan
 //! ([`Fields`], `fields.rs`), its cross-option rules and its help text. `tokenize.rs` applies
-//! the rules, `unknown.rs` words what it cannot place, `start.rs` is the start of `main`.
+//! the rules, and `unknown.rs` words what it cannot place.
 
 mod fields;
 pub mod help;
-mod start;
 mod table;
 mod tokenize;
 mod unknown;
@@ -23,7 +22,6 @@ mod unknown;
 use std::fmt;
 
 pub use fields::{Fields, Given, Slot};
-pub use start::{start, Command, Launch};
 #[cfg(test)]
 pub use table::check_unique_names;
 pub use table::{

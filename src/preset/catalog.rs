@@ -5,19 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-/// Every preset file, in the order `preset list` shows them.
-const FILES: &[&str] = &[
-    include_str!("../../presets/ior-easy.toml"),
-    include_str!("../../presets/ior-hard.toml"),
-    include_str!("../../presets/mdtest-easy.toml"),
-    include_str!("../../presets/mdtest-hard.toml"),
-    include_str!("../../presets/thread-scaling.toml"),
-    include_str!("../../presets/small-io-latency.toml"),
-    include_str!("../../presets/files-vs-shared.toml"),
-    include_str!("../../presets/cache-defeat.toml"),
-    include_str!("../../presets/ior-hard-read.toml"),
-    include_str!("../../presets/startup.toml"),
-];
+/// Every preset file (`presets/*.toml`), in the order of their names, which `preset list`
+/// keeps (`build.rs`).
+const FILES: &[&str] = include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

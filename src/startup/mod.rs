@@ -6,61 +6,102 @@ pub mod cli;
 pub mod output;
 mod preflight;
 
-use std::path::PathBuf;
-
-use results::{Parameters, RunResult, StartupParameters, StartupResolved};
-use workload::session::Session;
+use results::{Parameters, RunResult, Sink, StartupParameters, StartupResolved};
+use workload::session::{Finished, Session};
 use workload::startup::{self, StartupParams};
 
-use crate::world::{Global, RankSetup};
+use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::sweep::names::Knob;
+use crate::world::RankSetup;
 use cli::StartupCommand;
 use output::StartupReport;
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// `iogauge startup`, as the command path runs it.
+pub struct Startup;
 
-/// Bad input: message and status 2, agreed with the other MPI ranks (`world::bad_input`).
-fn usage(message: impl std::fmt::Display) -> u8 {
-    crate::world::bad_input(format!("iogauge {message}"))
+impl Invocation for StartupCommand {
+    fn launch(&self) -> Launch {
+        Launch {
+            tasks: self.tasks,
+            json: self.json.clone(),
+            help: self.help,
+            ..Launch::default()
+        }
+    }
+    fn dry_run(&self) -> bool {
+        self.dry_run
+    }
 }
 
-pub fn main(args: &[String], global: &Global) -> u8 {
-    let cmd = match cli::parse(args) {
-        Ok(c) => c,
-        Err(e) => return usage(e),
+impl Workload for Startup {
+    const NAME: &'static str = "startup";
+    const ABOUT: &'static str = "An application's start on every rank: a tree of small files and/or a large file (see `iogauge startup --help`)";
+    const ARGS: &'static str =
+        "--dir DIR | --tree DIR, [--common-size SIZE] [--stagger D] [--ranks-per-node N] ...";
+    const EXAMPLES: &'static [(&'static str, &'static str)] = &[(
+        "iogauge startup --tasks 8 --dir /scratch/me --common-size 256m",
+        "an application's start-up on every rank",
+    )];
+    const SUPPORTS: Supports = Supports {
+        drop_caches: true,
+        root_target: true,
+        dry_run: true,
     };
-    if cmd.help {
-        print!("{}", cli::HELP);
-        return crate::world::exit_early(0);
+    type Command = StartupCommand;
+    type Plan = ();
+    type Outcome = results::startup::PhaseOutcome;
+
+    fn parse(args: &[String]) -> Result<StartupCommand, String> {
+        cli::parse(args)
     }
-    let setup = RankSetup {
-        tasks: cmd.tasks,
-        ..RankSetup::default()
+
+    fn help() -> String {
+        cli::HELP.to_string()
     }
-    .or(global.setup);
-    if let Err(e) = setup.check() {
-        return usage(format!("startup: {e}"));
+
+    /// Long options only; its flags (`--keep`, `--per-rank`) say nothing about the storage,
+    /// so they are not varied.
+    fn knob(name: &str) -> Result<Knob, String> {
+        crate::sweep::names::long_option(Self::NAME, name, &cli::KNOWN, &cli::FLAGS)
     }
-    if let Err(e) = preflight::preflight(&cmd.params) {
-        return usage(e);
-    }
-    if let Some(dir) = &cmd.params.dir {
-        if let Err(e) = workload::target::check_tree_root("--dir", dir, global.allow_root_target) {
-            return usage(format!("startup: {e}"));
+
+    fn check(cmd: &StartupCommand, ctx: &Context) -> Result<Checked<()>, String> {
+        preflight::preflight(&cmd.params)?;
+        if let Some(dir) = &cmd.params.dir {
+            workload::target::check_tree_root("--dir", dir, ctx.allow_root_target)?;
         }
+        Ok(Checked {
+            plan: (),
+            warnings: Vec::new(),
+        })
     }
-    if let Err(e) = crate::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())]) {
-        return usage(format!("startup: {e}"));
+
+    fn dry_run(cmd: &StartupCommand, _checked: &Checked<()>, ctx: &Context) -> String {
+        dry_run(&cmd.params, &ctx.setup)
     }
-    if cmd.dry_run {
-        if crate::world::is_root() {
-            print!("{}", dry_run(&cmd.params, &setup));
-        }
-        return crate::world::exit_early(0);
+
+    fn document(cmd: &StartupCommand, _plan: &(), ctx: &Context) -> RunResult {
+        document(&cmd.params, &ctx.setup)
     }
-    if let Err(code) = crate::world::proceed(global) {
-        return code;
+
+    fn sinks(
+        cmd: &StartupCommand,
+        _plan: &(),
+        _ctx: &Context,
+        _doc: &RunResult,
+    ) -> Result<Vec<Box<dyn Sink>>, String> {
+        let report = StartupReport::new(Box::new(std::io::stdout()), cmd.per_rank);
+        Ok(vec![Box::new(report)])
     }
-    run(&cmd, &setup, global)
+
+    fn run(
+        cmd: &StartupCommand,
+        _plan: &(),
+        ranks: &exec::Ranks,
+        session: &Session,
+    ) -> Finished<results::startup::PhaseOutcome> {
+        startup::run(&cmd.params, ranks, session)
+    }
 }
 
 /// The document of a start-up before it starts (rank 0 fills in what it lists).
@@ -69,7 +110,7 @@ pub fn document(p: &StartupParams, setup: &RankSetup) -> RunResult {
         plan: p.clone(),
         resolved: StartupResolved::default(),
     });
-    let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
+    let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
     let at = p
         .dir
         .as_deref()
@@ -128,24 +169,4 @@ fn dry_run(p: &StartupParams, setup: &RankSetup) -> String {
         );
     }
     s
-}
-
-fn run(cmd: &StartupCommand, setup: &RankSetup, global: &Global) -> u8 {
-    let p = &cmd.params;
-    let report = StartupReport::new(Box::new(std::io::stdout()), cmd.per_rank);
-    let json: Vec<PathBuf> = cmd.json.iter().cloned().collect();
-    let fanout = crate::sinks::choose(vec![Box::new(report)], json, global);
-    let ranks = setup.into_ranks();
-    let session =
-        Session::new(document(p, setup), fanout, ranks.local()).with_checks(crate::checks::get());
-    // SIGINT/SIGTERM from here: the ranks stop and rank 0 removes what it made (docs/safety.md).
-    exec::interrupt::install();
-    let done = startup::run(p, &ranks, &session);
-    if let Some(msg) = &done.failure {
-        eprintln!("iogauge startup: {msg}");
-    }
-    if let Some(line) = done.interrupted_line() {
-        eprintln!("{line}");
-    }
-    done.exit_code()
 }

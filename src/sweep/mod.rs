@@ -4,7 +4,7 @@
 //! its values; the table and the findings come from what was stored (`show.rs`), so
 //! `iogauge sweep show ID` prints the same.
 
-mod names;
+pub mod names;
 mod plan;
 mod run;
 mod show;

@@ -41,51 +41,52 @@ impl Knob {
     }
 }
 
-/// The knob `name` turns for `tool`; Err names the problem (bad usage).
+/// The knob `name` turns for `tool`, as the workload's registry row says; Err names the
+/// problem (bad usage).
 pub fn resolve(tool: &str, name: &str) -> Result<Knob, String> {
-    match tool {
-        "ior" => in_table(&crate::ior::cli::options::TABLE, name),
-        "mdtest" => in_table(&crate::mdtest::cli::options::TABLE, name),
-        "md-workbench" => in_table(&crate::mdworkbench::cli::options::TABLE, name),
-        "mix" => in_table(&crate::mix::cli::options::TABLE, name),
-        "startup" => startup_knob(name),
-        "find" | "io500" => match name {
-            "tasks" => Ok(Knob {
-                option: "--tasks".into(),
-                identity: "--tasks".into(),
-                flag: false,
-                global: false,
-            }),
-            "fake-nodes" => Ok(Knob {
-                option: "--fake-nodes".into(),
-                identity: "--fake-nodes".into(),
-                flag: false,
-                global: true,
-            }),
-            _ => Err(format!(
-                "--vary {name}: {tool} runs are varied over tasks and fake-nodes only"
-            )),
-        },
-        other => Err(format!(
-            "the command after -- is `{other}`; a sweep runs ior, mdtest, md-workbench, mix, startup, find or io500"
+    match crate::command::registry::find(tool) {
+        Some(w) => (w.knob)(name),
+        None => Err(format!(
+            "the command after -- is `{tool}`; a sweep runs {}",
+            crate::command::registry::names("or")
         )),
     }
 }
 
-/// `iogauge startup` has long options only; its flags (`--keep`, `--per-rank`) say nothing
-/// about the storage, so they are not varied.
-fn startup_knob(name: &str) -> Result<Knob, String> {
-    use crate::startup::cli::{FLAGS, KNOWN};
+/// The knobs of a workload varied over its ranks only: `tasks` and `fake-nodes`.
+pub fn ranks_knob(tool: &str, name: &str) -> Result<Knob, String> {
+    match name {
+        "tasks" => Ok(Knob {
+            option: "--tasks".into(),
+            identity: "--tasks".into(),
+            flag: false,
+            global: false,
+        }),
+        "fake-nodes" => Ok(fake_nodes()),
+        _ => Err(format!(
+            "--vary {name}: {tool} runs are varied over tasks and fake-nodes only"
+        )),
+    }
+}
+
+/// `--fake-nodes`, an iogauge option before the workload's name.
+pub fn fake_nodes() -> Knob {
+    Knob {
+        option: "--fake-nodes".into(),
+        identity: "--fake-nodes".into(),
+        flag: false,
+        global: true,
+    }
+}
+
+/// The knob of a workload whose options are `--name value` words (`known`), `flags` among
+/// them, which say nothing about the storage and are not varied.
+pub fn long_option(tool: &str, name: &str, known: &[&str], flags: &[&str]) -> Result<Knob, String> {
     let option = format!("--{name}");
     if name == "fake-nodes" {
-        return Ok(Knob {
-            identity: option.clone(),
-            option,
-            flag: false,
-            global: true,
-        });
+        return Ok(fake_nodes());
     }
-    if KNOWN.contains(&option.as_str()) && !FLAGS.contains(&option.as_str()) {
+    if known.contains(&option.as_str()) && !flags.contains(&option.as_str()) {
         return Ok(Knob {
             identity: option.clone(),
             option,
@@ -93,20 +94,21 @@ fn startup_knob(name: &str) -> Result<Knob, String> {
             global: false,
         });
     }
-    let names = KNOWN
+    let names = known
         .iter()
-        .filter(|k| !FLAGS.contains(k))
+        .filter(|k| !flags.contains(k))
         .map(|k| k.trim_start_matches('-'))
         .chain(["fake-nodes"]);
     let hint = text::suggest(name, names)
         .map(|s| format!("; did you mean {s}?"))
         .unwrap_or_default();
     Err(format!(
-        "--vary {name}: startup has no option --{name} that takes a value (`iogauge startup --help` lists them){hint}"
+        "--vary {name}: {tool} has no option --{name} that takes a value (`iogauge {tool} --help` lists them){hint}"
     ))
 }
 
-fn in_table<T: Copy + PartialEq, G>(table: &Table<T, G>, name: &str) -> Result<Knob, String> {
+/// The knob of an IOR-style workload: an option of its table, by letter or long name.
+pub fn in_table<T: Copy + PartialEq, G>(table: &Table<T, G>, name: &str) -> Result<Knob, String> {
     let mut chars = name.chars();
     let spec = match (chars.next(), chars.next()) {
         (Some(c), None) => table.by_short(c).map(|s| (s, format!("-{c}"))),
@@ -146,58 +148,5 @@ fn in_table<T: Copy + PartialEq, G>(table: &Table<T, G>, name: &str) -> Result<K
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn options_as_typed() {
-        let t = resolve("ior", "t").unwrap();
-        assert_eq!((t.option.as_str(), t.flag), ("-t", false));
-        assert_eq!(t.words("t", "64k").unwrap(), ["-t", "64k"]);
-        assert_eq!(
-            resolve("ior", "transferSize").unwrap().option,
-            "--transferSize"
-        );
-        let f = resolve("ior", "F").unwrap();
-        assert!(f.flag);
-        assert_eq!(f.words("F", "on").unwrap(), ["-F=1"]);
-        assert_eq!(f.words("F", "off").unwrap(), ["-F=0"]);
-        assert!(f.words("F", "maybe").unwrap_err().contains("on and off"));
-        assert_eq!(resolve("mdtest", "n").unwrap().option, "-n");
-        assert!(resolve("mdtest", "u").unwrap().flag);
-        assert_eq!(resolve("ior", "tasks").unwrap().option, "--tasks");
-        assert_eq!(resolve("ior", "fake-nodes").unwrap().option, "--fake-nodes");
-        assert!(resolve("find", "fake-nodes").unwrap().global);
-        assert_eq!(
-            resolve("mix", "step-seconds").unwrap().option,
-            "--step-seconds"
-        );
-        assert_eq!(
-            resolve("startup", "common-size").unwrap().option,
-            "--common-size"
-        );
-        assert_eq!(resolve("startup", "tasks").unwrap().option, "--tasks");
-        assert!(resolve("startup", "fake-nodes").unwrap().global);
-    }
-
-    #[test]
-    fn unknown_names_are_refused_by_name() {
-        let e = resolve("ior", "transfersize").unwrap_err();
-        assert!(e.contains("ior has no option -transfersize"), "{e}");
-        assert!(e.contains("did you mean transferSize"), "{e}");
-        assert!(resolve("ior", "c")
-            .unwrap_err()
-            .contains("does not take it"));
-        assert!(resolve("find", "name")
-            .unwrap_err()
-            .contains("tasks and fake-nodes only"));
-        let e = resolve("startup", "keep").unwrap_err();
-        assert!(e.contains("no option --keep that takes a value"), "{e}");
-        assert!(resolve("startup", "comon-size")
-            .unwrap_err()
-            .contains("did you mean common-size"));
-        assert!(resolve("fio", "t")
-            .unwrap_err()
-            .contains("a sweep runs ior"));
-    }
-}
+#[path = "names_tests.rs"]
+mod tests;

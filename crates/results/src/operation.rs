@@ -33,9 +33,9 @@ pub enum Operation {
     Benchmark,
     /// md-workbench: the objects and data sets removed.
     Cleanup,
-    /// startup: every rank stats and reads every file of a tree (an application's imports).
+    /// Every rank stats and reads every file of a tree: an application's imports as it starts.
     TreeRead,
-    /// startup: every rank reads one common large file.
+    /// Every rank reads one common large file: an application's binary or data as it starts.
     CommonRead,
     /// mix: each rank's tree made before the first step.
     MixPrepare,

@@ -1,8 +1,9 @@
-//! Where a workload may create and remove a whole tree of its own (mdtest `-d`,
-//! md-workbench's directory, the IO500's data directory, `startup --dir`): never `/`, the
-//! user's home or the root of a mounted file system, unless `--allow-root-target` says so.
-//! There the tree would sit among other users' files, and a mistyped path is the likeliest way
-//! a benchmark hurts someone. Every workload calls [`check_tree_root`] before any I/O.
+//! Where a workload may create and remove a whole tree of its own (mdtest's `-d`, the IO500's
+//! data directory, and the directory option of every workload whose registry row says it
+//! makes one, `Supports::root_target`): never `/`, the user's home or the root of a mounted
+//! file system, unless `--allow-root-target` says so. There the tree would sit among other
+//! users' files, and a mistyped path is the likeliest way a benchmark hurts someone. Every
+//! such workload calls [`check_tree_root`] before any I/O.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};

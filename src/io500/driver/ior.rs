@@ -50,7 +50,7 @@ pub fn run(
     let mut doc = RunResult::new(
         Parameters::Ior(p.clone()),
         std::env::args().collect(),
-        env!("CARGO_PKG_VERSION"),
+        crate::VERSION,
     );
     doc.warnings = warnings;
     let session = PhaseFiles::session(files, doc, own, setup);

@@ -58,8 +58,7 @@ impl PhaseFiles<'_> {
                 // A rank that only takes part pushes its live figures to rank 0 (--metrics).
                 let mut own = own;
                 own.extend(crate::monitoring::follower_sink());
-                Session::new(doc, Fanout::new(own), setup.into_ranks().local())
-                    .with_checks(crate::checks::get())
+                crate::command::new_session(doc, Fanout::new(own), setup.into_ranks().local())
             }
         }
     }

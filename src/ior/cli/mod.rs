@@ -11,8 +11,8 @@ mod help;
 pub mod options;
 mod parse;
 
+use crate::command::Launch;
 pub use crate::optparse::UsageError;
-use crate::optparse::{Command, Launch};
 pub use help::help_text;
 pub use parse::parse;
 
@@ -26,26 +26,6 @@ pub struct IorCommand {
     pub overwrite: bool,
     /// Values reset the way IOR resets them, with a warning (`-i 0` -> 1, `-d -5` -> 0).
     pub warnings: Vec<String>,
-}
-
-impl Command for IorCommand {
-    const TOOL: &'static str = options::TABLE.tool;
-
-    fn parse(args: &[String]) -> Result<Self, UsageError> {
-        parse(args)
-    }
-
-    fn help_text() -> String {
-        help_text()
-    }
-
-    fn launch(&self) -> &Launch {
-        &self.launch
-    }
-
-    fn engine(&self) -> &engine::EngineConfig {
-        &self.params.engine
-    }
 }
 
 #[cfg(test)]

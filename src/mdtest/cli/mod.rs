@@ -10,8 +10,8 @@ mod help;
 pub mod options;
 mod parse;
 
+use crate::command::Launch;
 pub use crate::optparse::UsageError;
-use crate::optparse::{Command, Launch};
 pub use help::help_text;
 pub use parse::parse;
 
@@ -21,26 +21,6 @@ pub struct MdtestCommand {
     pub params: workload::mdtest::MdtestParams,
     /// `--tasks`, `--fake-nodes`, `--fake-placement`, `--json`, `--help`.
     pub launch: Launch,
-}
-
-impl Command for MdtestCommand {
-    const TOOL: &'static str = options::TABLE.tool;
-
-    fn parse(args: &[String]) -> Result<Self, UsageError> {
-        parse(args)
-    }
-
-    fn help_text() -> String {
-        help_text()
-    }
-
-    fn launch(&self) -> &Launch {
-        &self.launch
-    }
-
-    fn engine(&self) -> &engine::EngineConfig {
-        &self.params.engine
-    }
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ mod help;
 pub mod options;
 mod parse;
 
+use crate::command::Launch;
 pub use crate::optparse::UsageError;
-use crate::optparse::{Command, Launch};
 pub use help::help_text;
 pub use parse::parse;
 
@@ -24,26 +24,6 @@ pub struct MdWorkbenchCommand {
     pub launch: Launch,
     /// `--dry-run`: print the plan, no I/O.
     pub dry_run: bool,
-}
-
-impl Command for MdWorkbenchCommand {
-    const TOOL: &'static str = options::TABLE.tool;
-
-    fn parse(args: &[String]) -> Result<Self, UsageError> {
-        parse(args)
-    }
-
-    fn help_text() -> String {
-        help_text()
-    }
-
-    fn launch(&self) -> &Launch {
-        &self.launch
-    }
-
-    fn engine(&self) -> &engine::EngineConfig {
-        &self.params.engine
-    }
 }
 
 #[cfg(test)]

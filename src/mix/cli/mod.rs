@@ -6,8 +6,8 @@ mod help;
 pub mod options;
 mod parse;
 
+use crate::command::Launch;
 pub use crate::optparse::UsageError;
-use crate::optparse::{Command, Launch};
 pub use help::help_text;
 pub use parse::parse;
 
@@ -19,24 +19,4 @@ pub struct MixCommand {
     pub dry_run: bool,
     /// `--tasks`, `--fake-nodes`, `--fake-placement`, `--json`, `--help`.
     pub launch: Launch,
-}
-
-impl Command for MixCommand {
-    const TOOL: &'static str = options::TABLE.tool;
-
-    fn parse(args: &[String]) -> Result<Self, UsageError> {
-        parse(args)
-    }
-
-    fn help_text() -> String {
-        help_text()
-    }
-
-    fn launch(&self) -> &Launch {
-        &self.launch
-    }
-
-    fn engine(&self) -> &engine::EngineConfig {
-        &self.params.engine
-    }
 }

@@ -1,0 +1,140 @@
+//! The one command path every workload runs through, and the registry of workloads.
+//!
+//! A workload is its own folders (`src/<tool>/`: parser, checks, terminal and file formats;
+//! `crates/workload/src/<tool>/`: the run) plus one [`Workload`] implementation and one row
+//! in [`registry::WORKLOADS`]. [`path::run`] does everything around it once: parse, `--help`,
+//! the ranks, the global options against what the workload supports, the engine, the
+//! workload's checks, `--dry-run`, the outputs and the store (`world::proceed`), the
+//! document, the sinks, the interrupt handler, the session with `--warn` and
+//! `--drop-caches`, the run, and the closing lines.
+
+pub mod global;
+mod path;
+pub mod registry;
+
+use std::path::PathBuf;
+
+use results::{RunResult, Sink};
+use workload::session::{Finished, Session};
+
+use crate::world::RankSetup;
+
+pub use global::Supports;
+pub use path::{fanout, new_session, prefixed, run};
+
+/// What every workload's command line carries besides the workload's plan: iogauge's own
+/// options and `--help`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Launch {
+    /// `--tasks N` (IOR's `-N`); `None` when not given (`-N -1`, IOR's "all ranks", too).
+    pub tasks: Option<usize>,
+    /// `--fake-nodes K`: pretend the tasks run on K nodes (like `IOR_FAKE_NODES`).
+    pub fake_nodes: Option<usize>,
+    /// `--fake-placement round-robin` (default `block`).
+    pub round_robin: bool,
+    /// `--json PATH`: iogauge's full result document.
+    pub json: Option<PathBuf>,
+    /// `-h` / `--help`.
+    pub help: bool,
+}
+
+impl Launch {
+    /// The ranks these options ask for (`None` fields fall back to the global options).
+    pub fn rank_setup(&self) -> RankSetup {
+        RankSetup {
+            tasks: self.tasks,
+            fake_nodes: self.fake_nodes,
+            round_robin: self.round_robin,
+        }
+    }
+}
+
+/// A parsed command line of a workload.
+pub trait Invocation {
+    fn launch(&self) -> Launch;
+    /// The engine the workload's I/O goes through (`-a`, `--posix.*`, `--dummy.*`); `None`
+    /// for a workload that always runs on the default engine.
+    fn engine(&self) -> Option<&engine::EngineConfig> {
+        None
+    }
+    /// `--dry-run`: check and show what would run; touch nothing.
+    fn dry_run(&self) -> bool {
+        false
+    }
+}
+
+/// What the command path needs of the workload once its checks passed.
+pub struct Checked<C> {
+    /// The workload's own result of its checks: the plan and what it resolved.
+    pub plan: C,
+    /// Warnings of the checks, the document's first.
+    pub warnings: Vec<String>,
+}
+
+/// The ranks a run was checked for, and the options the checks read.
+pub struct Context<'a> {
+    pub setup: RankSetup,
+    /// `--allow-root-target` (`workload::target::check_tree_root`).
+    pub allow_root_target: bool,
+    /// The command's arguments as given, after the workload's name.
+    pub args: &'a [String],
+}
+
+/// One workload as the command path runs it. Implemented in the workload's own folder;
+/// [`registry::row`] makes its registry row from it.
+pub trait Workload: 'static {
+    /// The command word, and the workload's name in documents: `ior`, `md-workbench`.
+    const NAME: &'static str;
+    /// One line for `iogauge --help`.
+    const ABOUT: &'static str;
+    /// One line for its arguments in `iogauge --help <name>`.
+    const ARGS: &'static str;
+    /// Lines of `iogauge --help`'s examples: the command, what it does.
+    const EXAMPLES: &'static [(&'static str, &'static str)];
+    /// What it does with the global options (refused by name otherwise).
+    const SUPPORTS: Supports;
+
+    /// The parsed command line.
+    type Command: Invocation;
+    /// What the checks resolved: the plan and the facts the run needs.
+    type Plan;
+    /// The workload's own outcome of a phase.
+    type Outcome: 'static;
+
+    /// The command line after the workload's name; Err is the message of bad usage.
+    fn parse(args: &[String]) -> Result<Self::Command, String>;
+    fn help() -> String;
+    /// The checks before any I/O: cross-option rules, the engine's, the file system's and
+    /// the output files'. Err is one line for the user (exit 2).
+    fn check(cmd: &Self::Command, ctx: &Context) -> Result<Checked<Self::Plan>, String>;
+    /// What `--dry-run` prints (workloads whose `SUPPORTS.dry_run` is set).
+    fn dry_run(_cmd: &Self::Command, _checked: &Checked<Self::Plan>, _ctx: &Context) -> String {
+        String::new()
+    }
+    /// Lines on the reporting process just before the run (IOR's note on replaced files).
+    fn announce(_cmd: &Self::Command, _plan: &Self::Plan) {}
+    /// The document before the run: parameters, ranks, environment.
+    fn document(cmd: &Self::Command, plan: &Self::Plan, ctx: &Context) -> RunResult;
+    /// The workload's own outputs (its terminal and file formats), on the reporting process;
+    /// Err (an output file that cannot be made) is bad input.
+    fn sinks(
+        cmd: &Self::Command,
+        plan: &Self::Plan,
+        ctx: &Context,
+        doc: &RunResult,
+    ) -> Result<Vec<Box<dyn Sink>>, String>;
+    /// The run on `ranks`, reporting through `session`.
+    fn run(
+        cmd: &Self::Command,
+        plan: &Self::Plan,
+        ranks: &exec::Ranks,
+        session: &Session,
+    ) -> Finished<Self::Outcome>;
+    /// Lines after the run besides the failure and the interruption (a verification's).
+    fn after(_done: &Finished<Self::Outcome>) {}
+    /// How `sweep --vary NAME` writes NAME into this workload's command line; the default
+    /// varies the ranks only (`tasks`, `fake-nodes`).
+    fn knob(name: &str) -> Result<crate::sweep::names::Knob, String> {
+        crate::sweep::names::ranks_knob(Self::NAME, name)
+    }
+}
