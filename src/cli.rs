@@ -124,13 +124,13 @@ pub enum Command {
         /// Only runs on this host
         #[arg(long)]
         host: Option<String>,
-        #[arg(long, value_enum, default_value_t = Format::Table)]
+        #[arg(long, value_parser = format_values(), default_value = "table")]
         format: Format,
     },
     /// One stored run in full: parameters, environment, every phase, scores, warnings
     Show {
         id: i64,
-        #[arg(long, value_enum, default_value_t = Format::Table)]
+        #[arg(long, value_parser = format_values(), default_value = "table")]
         format: Format,
     },
     /// Stored runs side by side per phase; the first is the baseline
@@ -141,7 +141,7 @@ pub enum Command {
         /// first run's (for CI)
         #[arg(long, value_name = "P%")]
         fail_if_slower: Option<String>,
-        #[arg(long, value_enum, default_value_t = Format::Table)]
+        #[arg(long, value_parser = format_values(), default_value = "table")]
         format: Format,
     },
     /// Per-rank and aggregate figures against the rank or node count, with the parallel
@@ -151,7 +151,7 @@ pub enum Command {
         /// What to scale over [default: nodes when they differ, else ranks]
         #[arg(long, value_enum)]
         by: Option<ScaleOver>,
-        #[arg(long, value_enum, default_value_t = Format::Table)]
+        #[arg(long, value_parser = format_values(), default_value = "table")]
         format: Format,
     },
     /// One self-contained HTML file: a run, or a comparison of several
@@ -245,7 +245,7 @@ pub enum SweepAction {
     /// Re-print a stored sweep: the matrix over repeats and the findings
     Show {
         id: i64,
-        #[arg(long, value_enum, default_value_t = Format::Table)]
+        #[arg(long, value_parser = format_values(), default_value = "table")]
         format: Format,
         /// Diminishing returns: doubling adds less than this
         #[arg(long, value_name = "P%", default_value = "5%")]
@@ -318,12 +318,14 @@ pub enum PresetAction {
     },
 }
 
-/// How `runs`, `show`, `compare` and `scaling` print.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Table,
-    Json,
-    Csv,
+/// How `runs`, `show`, `compare`, `scaling` and `sweep show` print: the report crate's
+/// formats, by their names.
+pub use report::Format;
+
+fn format_values() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["table", "json", "csv"])
+        .try_map(|name| name.parse::<Format>())
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -230,6 +230,15 @@ impl RankSetup {
     }
 }
 
+/// Bad usage of a command that runs once, not on ranks (the store's commands, sweeps,
+/// presets, the IO500's leader): `iogauge <command>: <message>` (the message may name the
+/// command itself) and exit status 2. A workload's bad input is [`bad_input`].
+pub fn usage(command: &str, message: impl std::fmt::Display) -> u8 {
+    let line = crate::command::prefixed(command, &message.to_string());
+    eprintln!("iogauge {line}");
+    2
+}
+
 /// What a rank other than 0 would have printed when it stopped before the run.
 static HELD_MESSAGE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
 

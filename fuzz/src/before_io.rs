@@ -3,31 +3,33 @@
 //! options. Left out: the file-system preflight (it stats the test paths, a fuzz input's
 //! random paths included) and the MPI agreement on bad input.
 
-use iogauge::optparse::{Command, UsageError};
+use iogauge::command::{Invocation, Workload};
 use iogauge::world::RankSetup;
 use iogauge::{ior, mdtest, mdworkbench};
 
-/// Parse, help, ranks: `optparse::start` without printing or MPI. `None`: stopped there.
-fn start<C: Command>(args: &[String]) -> Option<(C, usize)> {
-    let cmd = match C::parse(args) {
+/// Parse, help, ranks: the command path's start (`iogauge::command::run`) without printing
+/// or MPI. `None`: stopped there.
+fn start<W: Workload>(args: &[String]) -> Option<(W::Command, usize)> {
+    let cmd = match W::parse(args) {
         Ok(c) => c,
-        Err(UsageError(message)) => {
+        Err(message) => {
             assert!(!message.is_empty(), "a usage error without a message");
             return None;
         }
     };
-    if cmd.launch().help {
-        let _ = C::help_text();
+    let launch = cmd.launch();
+    if launch.help {
+        let _ = W::help();
         return None;
     }
-    let setup = cmd.launch().rank_setup().or(RankSetup::default());
+    let setup = launch.rank_setup().or(RankSetup::default());
     setup.check().ok()?;
     Some((cmd, setup.ranks()))
 }
 
 /// `iogauge ior ARGS` up to its preflight.
 pub fn ior(args: &[String]) {
-    let Some((cmd, tasks)) = start::<ior::cli::IorCommand>(args) else {
+    let Some((cmd, tasks)) = start::<ior::Ior>(args) else {
         return;
     };
     if workload::ior::validate::validate(&cmd.params, tasks).is_ok() {
@@ -37,7 +39,7 @@ pub fn ior(args: &[String]) {
 
 /// `iogauge mdtest ARGS` up to its preflight.
 pub fn mdtest(args: &[String]) {
-    let Some((cmd, tasks)) = start::<mdtest::cli::MdtestCommand>(args) else {
+    let Some((cmd, tasks)) = start::<mdtest::Mdtest>(args) else {
         return;
     };
     let p = &cmd.params;
@@ -51,7 +53,7 @@ pub fn mdtest(args: &[String]) {
 
 /// `iogauge md-workbench ARGS` up to its preflight.
 pub fn mdworkbench(args: &[String]) {
-    let Some((cmd, tasks)) = start::<mdworkbench::cli::MdWorkbenchCommand>(args) else {
+    let Some((cmd, tasks)) = start::<mdworkbench::MdWorkbench>(args) else {
         return;
     };
     let p = &cmd.params;

@@ -60,3 +60,7 @@ pub fn names(conjunction: &str) -> String {
     let names: Vec<&str> = WORKLOADS.iter().map(|w| w.name).collect();
     text::join_words(&names, conjunction)
 }
+
+#[cfg(test)]
+#[path = "registry_tests.rs"]
+mod tests;

@@ -25,15 +25,10 @@ use workload::session::{DropCaches, Session};
 use crate::command::registry::WorkloadInfo;
 use crate::command::Supports;
 
-use crate::world::{Global, RankSetup};
+use crate::world::{usage, Global, RankSetup};
 use cli::{Io500Command, HELP};
 use driver::{environment_of, follow, Io500Driver};
 use result_dir::ResultDir;
-
-fn usage(message: impl std::fmt::Display) -> u8 {
-    eprintln!("iogauge {message}");
-    2
-}
 
 /// result.txt's `version`: which implementation and release wrote it.
 fn version() -> String {
@@ -90,10 +85,10 @@ pub fn main(args: &[String], global: &Global) -> u8 {
 fn lead(args: &[String], global: &Global) -> u8 {
     let cmd = match cli::parse(args) {
         Ok(c) => c,
-        Err(e) => return usage(e),
+        Err(e) => return usage("io500", e),
     };
     if let Err(e) = ROW.supports.check(ROW.name, global) {
-        return usage(format!("io500: {e}"));
+        return usage("io500", format!("io500: {e}"));
     }
     if cmd.help {
         print!("{HELP}");
@@ -114,14 +109,14 @@ fn lead(args: &[String], global: &Global) -> u8 {
     let mut config = match (&cmd.config, cmd.quick) {
         (Some(path), _) => match load(path) {
             Ok(c) => c,
-            Err(e) => return usage(e),
+            Err(e) => return usage("io500", e),
         },
         (None, true) => {
             let dir = cmd.dir.clone().unwrap_or_else(quick::default_data_dir);
             let q = quick::Quick::measure(ranks, &dir);
             if !cmd.dry_run && !cmd.list && !cmd.list_mandatory && !cmd.config_hash {
                 if let Err(e) = q.check_space() {
-                    return usage(e);
+                    return usage("io500", e);
                 }
             }
             let c = q.config();
@@ -132,7 +127,7 @@ fn lead(args: &[String], global: &Global) -> u8 {
     };
     if let (Some(dir), false) = (&cmd.dir, cmd.quick) {
         if let Err(e) = config.set("global", "datadir", &dir.display().to_string()) {
-            return usage(format!("io500: --dir: {e}"));
+            return usage("io500", format!("io500: --dir: {e}"));
         }
     }
     if cmd.list || cmd.list_mandatory {
@@ -150,19 +145,20 @@ fn lead(args: &[String], global: &Global) -> u8 {
     }
     if cmd.config.is_none() && !cmd.quick {
         return usage(
+            "io500",
             "io500: no config file given: run `iogauge io500 --quick` for a short run, or write \
              a config with `iogauge io500 --list > my.ini` and run `iogauge io500 my.ini`",
         );
     }
     if let Err(e) = crate::outputs::check_dirs_exist(&[("--json", cmd.json.as_deref())]) {
-        return usage(format!("io500: {e}"));
+        return usage("io500", format!("io500: {e}"));
     }
     let timestamp = cmd
         .timestamp
         .clone()
         .unwrap_or_else(|| local_now(IO500_TIMESTAMP_FORMAT));
     if let Err(e) = check_timestamp(&timestamp) {
-        return usage(format!("io500: {e}"));
+        return usage("io500", format!("io500: {e}"));
     }
     let original_ini = match &cmd.config {
         Some(_) => config.raw_text().to_string(),
@@ -197,7 +193,7 @@ fn execute(
     let data = Path::new(&layout.data);
     let allow = global.allow_root_target;
     if let Err(e) = workload::target::check_tree_root("datadir", data, allow) {
-        return usage(format!("io500: {e}"));
+        return usage("io500", format!("io500: {e}"));
     }
     // `--fake-nodes K` (global) lets -C -Q shift reads to another pretend node.
     let setup = RankSetup {
@@ -206,7 +202,7 @@ fn execute(
         round_robin: false,
     };
     if let Err(e) = setup.check() {
-        return usage(format!("io500: {e}"));
+        return usage("io500", format!("io500: {e}"));
     }
     let params = results::Parameters::Io500(parameters(&s, &layout, cmd.quick));
     let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
@@ -216,20 +212,20 @@ fn execute(
     let mut driver = Io500Driver::new(setup);
     let prepared = match run::check(&s, &mut driver) {
         Ok(p) => p,
-        Err(e) => return usage(e),
+        Err(e) => return usage("io500", e),
     };
     // The result store is the last check: a run that writes nothing is not stored.
     if !s.dry_run && !s.cleanup_only {
         for (what, dir) in [("datadir", &layout.data), ("resultdir", &layout.result)] {
             if let Err(e) = creatable::check(what, Path::new(dir)) {
-                return usage(format!("io500: {e}"));
+                return usage("io500", format!("io500: {e}"));
             }
         }
         // The other ranks learn the endpoint with each phase's order (`follow`), so only
         // this process prepares the outputs (the command path's `world::proceed` is
         // collective).
         if let Err(e) = crate::world::prepare_outputs(global) {
-            return usage(e);
+            return usage("io500", e);
         }
     }
     let mut json = Vec::new();
@@ -267,7 +263,7 @@ fn execute(
     exec::interrupt::install();
     let outcome = match run::run(&s, &prepared, &mut driver, &session) {
         Ok(o) => o,
-        Err(e) => return usage(e),
+        Err(e) => return usage("io500", e),
     };
     finish(cmd, &s, &session, &outcome, &json)
 }
@@ -369,11 +365,16 @@ fn verify(cmd: &Io500Command, result: &Path) -> u8 {
     });
     let config = match load(&config_path) {
         Ok(c) => c,
-        Err(e) => return usage(e),
+        Err(e) => return usage("io500", e),
     };
     let text = match std::fs::read_to_string(result) {
         Ok(t) => t,
-        Err(e) => return usage(format!("io500: --verify {}: {e}", result.display())),
+        Err(e) => {
+            return usage(
+                "io500",
+                format!("io500: --verify {}: {e}", result.display()),
+            )
+        }
     };
     match hash::verify(config.hash(), &text, &version()) {
         Ok(v) => {

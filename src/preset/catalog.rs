@@ -110,6 +110,14 @@ mod tests {
                     p.name
                 );
             }
+            for step in &p.steps {
+                let tool = step.command.first().map(String::as_str).unwrap_or("");
+                assert!(
+                    crate::command::registry::find(tool).is_some(),
+                    "{}: `{tool}` is no workload",
+                    p.name
+                );
+            }
         }
         assert!(find("ior-esay")
             .unwrap_err()

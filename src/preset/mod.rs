@@ -11,23 +11,21 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::cli::PresetAction;
-use crate::world::Global;
+use crate::world::{usage, Global};
 use catalog::{Preset, Step};
-
-fn usage(message: impl std::fmt::Display) -> u8 {
-    eprintln!("iogauge preset: {message}");
-    2
-}
 
 pub fn main(action: PresetAction, global: &Global) -> u8 {
     // Under mpirun every task would run the whole preset, and its points would inherit the
     // launcher's environment: it starts its runs itself, once.
     if let Some(l) = crate::launcher::detect(|k| std::env::var(k).ok()) {
-        return usage(format!(
-            "started by {} as one of {} tasks: a preset starts its runs itself; run it once, \
+        return usage(
+            "preset",
+            format!(
+                "started by {} as one of {} tasks: a preset starts its runs itself; run it once, \
              without mpirun or srun",
-            l.launcher, l.tasks
-        ));
+                l.launcher, l.tasks
+            ),
+        );
     }
     match action {
         PresetAction::List => {
@@ -54,7 +52,7 @@ pub fn main(action: PresetAction, global: &Global) -> u8 {
                             for s in &p.steps {
                                 match step_line(s, &values, Path::new("DIR")) {
                                     Ok(line) => println!("#   iogauge {ranks}{line}"),
-                                    Err(e) => return usage(e),
+                                    Err(e) => return usage("preset", e),
                                 }
                             }
                         }
@@ -62,7 +60,7 @@ pub fn main(action: PresetAction, global: &Global) -> u8 {
                     }
                     0
                 }
-                Err(e) => usage(e),
+                Err(e) => usage("preset", e),
             }
         }
         PresetAction::Run {
@@ -159,35 +157,39 @@ fn run(
 ) -> u8 {
     let (preset, _) = match catalog::find(name) {
         Ok(p) => p,
-        Err(e) => return usage(e),
+        Err(e) => return usage("preset", e),
     };
     let sets = match parse_sets(set) {
         Ok(s) => s,
-        Err(e) => return usage(e),
+        Err(e) => return usage("preset", e),
     };
     let tasks = global.setup.tasks.or(preset.tasks);
     let values = match vars::resolve(&preset, small, &sets, tasks.unwrap_or(1), vars::mem_total()) {
         Ok(v) => v,
-        Err(e) => return usage(format!("{name}: {e}")),
+        Err(e) => return usage("preset", format!("{name}: {e}")),
     };
     let base = dir
         .map(Path::to_path_buf)
         .unwrap_or_else(std::env::temp_dir);
     if !base.is_dir() {
-        return usage(format!(
-            "--dir {}: no such directory (create it first)",
-            base.display()
-        ));
+        return usage(
+            "preset",
+            format!(
+                "--dir {}: no such directory (create it first)",
+                base.display()
+            ),
+        );
     }
     if global.storing.is_off() && preset.steps.iter().any(|s| !s.vary.is_empty()) {
-        return usage(format!(
-            "{name} sweeps, and a sweep is its stored runs: drop --no-store"
-        ));
+        return usage(
+            "preset",
+            format!("{name} sweeps, and a sweep is its stored runs: drop --no-store"),
+        );
     }
     // Every command is checked for its placeholders before anything runs.
     for s in &preset.steps {
         if let Err(e) = step_args(s, &values, &base) {
-            return usage(format!("{name}, step {}: {e}", s.name));
+            return usage("preset", format!("{name}, step {}: {e}", s.name));
         }
     }
     let ranks = rank_words(tasks, global.setup.fake_nodes);
@@ -205,10 +207,10 @@ fn run(
     {
         Ok(d) => d.keep(),
         Err(e) => {
-            return usage(format!(
-                "cannot create a directory in {}: {e}",
-                base.display()
-            ))
+            return usage(
+                "preset",
+                format!("cannot create a directory in {}: {e}", base.display()),
+            )
         }
     };
     println!("preset {name}: in {}", work.display());

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use store::{Source, StoreError};
 use workload::io500::import::{self, Origin};
 
-use super::{open, usage};
+use super::open;
+use crate::world::usage;
 use crate::world::Global;
 
 pub fn import(global: &Global, paths: &[PathBuf]) -> u8 {
@@ -17,8 +18,8 @@ pub fn import(global: &Global, paths: &[PathBuf]) -> u8 {
         match import::read(p) {
             Ok(i) => read.push(i),
             // The reader's messages name the file they are about; others get the path.
-            Err(e) if e.contains(&p.display().to_string()) => return usage(format!("import: {e}")),
-            Err(e) => return usage(format!("import: {}: {e}", p.display())),
+            Err(e) if e.contains(&p.display().to_string()) => return usage("import", e),
+            Err(e) => return usage("import", format!("{}: {e}", p.display())),
         }
     }
     let mut store = match open(global, "import") {

@@ -9,35 +9,29 @@ use std::collections::BTreeMap;
 
 use store::{RunId, Store, StoredRun};
 
-use crate::world::Global;
+use crate::world::{usage, Global};
 
 pub use import::import;
 pub use views::{compare, report, runs, scaling, show};
 
-/// Bad usage or bad input: the message, exit status 2.
-fn usage(message: impl std::fmt::Display) -> u8 {
-    eprintln!("iogauge {message}");
-    2
-}
-
 /// The store of the global options, for a command that reads it.
 fn open(global: &Global, command: &str) -> Result<Store, u8> {
-    global
-        .storing
-        .open()
-        .map_err(|e| usage(format!("{command}: {e}")))
+    global.storing.open().map_err(|e| usage(command, e))
 }
 
 /// The store for a command that reads runs by id (show, compare, scaling, report): a store
 /// that does not exist yet holds no run, and is not created for the question.
 fn open_existing(global: &Global, command: &str, ids: &[i64]) -> Result<Store, u8> {
     match global.storing.path() {
-        Ok(path) if !path.exists() => Err(usage(format!(
-            "{command}: no run {}: there is no result store at {} yet (run a benchmark or \
+        Ok(path) if !path.exists() => Err(usage(
+            command,
+            format!(
+                "no run {}: there is no result store at {} yet (run a benchmark or \
              iogauge import first; --db PATH names another store)",
-            ids.first().copied().unwrap_or_default(),
-            path.display()
-        ))),
+                ids.first().copied().unwrap_or_default(),
+                path.display()
+            ),
+        )),
         _ => open(global, command),
     }
 }
@@ -55,12 +49,15 @@ impl Loaded {
             match store.load(RunId(id)) {
                 Ok(r) => runs.push(r),
                 Err(store::StoreError::NotFound(_)) => {
-                    return Err(usage(format!(
-                        "{command}: no run {id} in {} (iogauge runs lists them)",
-                        store.path().display()
-                    )))
+                    return Err(usage(
+                        command,
+                        format!(
+                            "no run {id} in {} (iogauge runs lists them)",
+                            store.path().display()
+                        ),
+                    ))
                 }
-                Err(e) => return Err(usage(format!("{command}: run {id}: {e}"))),
+                Err(e) => return Err(usage(command, format!("run {id}: {e}"))),
             }
         }
         let infos = runs.iter().map(info).collect();

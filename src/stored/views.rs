@@ -6,20 +6,13 @@ use std::path::Path;
 use report::{Figure, ListedRun, Render};
 use store::Filter;
 
-use super::{imported_from, info_of, open, open_existing, usage, Loaded};
+use super::{imported_from, info_of, open, open_existing, Loaded};
 use crate::cli::{Format, ScaleOver};
+use crate::world::usage;
 use crate::world::Global;
 
-fn format(f: Format) -> report::Format {
-    match f {
-        Format::Table => report::Format::Table,
-        Format::Json => report::Format::Json,
-        Format::Csv => report::Format::Csv,
-    }
-}
-
 fn print(model: &(impl Render + ?Sized), f: Format) {
-    let text = report::render(model, format(f));
+    let text = report::render(model, f);
     print!("{text}");
     if !text.ends_with('\n') {
         println!();
@@ -29,6 +22,16 @@ fn print(model: &(impl Render + ?Sized), f: Format) {
 /// `iogauge runs`: the stored runs that match the filters (the global `--label`s among them),
 /// oldest first.
 pub fn runs(global: &Global, workload: Option<String>, host: Option<String>, f: Format) -> u8 {
+    use crate::command::registry;
+    if let Some(w) = workload.as_deref().filter(|w| registry::find(w).is_none()) {
+        return usage(
+            "runs",
+            format!(
+                "--workload {w}: no such workload; the workloads are {}",
+                registry::names("and")
+            ),
+        );
+    }
     let store = match open(global, "runs") {
         Ok(s) => s,
         Err(code) => return code,
@@ -40,7 +43,7 @@ pub fn runs(global: &Global, workload: Option<String>, host: Option<String>, f: 
     };
     let listed = match store.list(&filter) {
         Ok(l) => l,
-        Err(e) => return usage(format!("runs: {e}")),
+        Err(e) => return usage("runs", format!("{e}")),
     };
     let rows: Vec<ListedRun> = listed
         .iter()
@@ -107,7 +110,7 @@ fn percent(text: &str) -> Result<f64, String> {
 pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Format) -> u8 {
     let threshold = match fail_if_slower.map(percent).transpose() {
         Ok(t) => t,
-        Err(e) => return usage(format!("compare: {e}")),
+        Err(e) => return usage("compare", e),
     };
     let loaded = match open_existing(global, "compare", ids)
         .and_then(|s| Loaded::read(&s, ids, "compare"))
@@ -123,11 +126,14 @@ pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Fo
         invalid.push("it never finished".to_string());
     }
     if threshold.is_some() && !invalid.is_empty() {
-        return usage(format!(
-            "compare --fail-if-slower: run {} is not a valid baseline ({}); name a valid run first",
-            baseline.id(),
-            invalid.join("; ")
-        ));
+        return usage(
+            "compare",
+            format!(
+                "--fail-if-slower: run {} is not a valid baseline ({}); name a valid run first",
+                baseline.id(),
+                invalid.join("; ")
+            ),
+        );
     }
     print(&report::compare(&views), f);
     // Runs that differ in ranks or nodes also get the scaling table (as a table only, so
@@ -164,7 +170,10 @@ pub fn scaling(global: &Global, ids: &[i64], by: Option<ScaleOver>, f: Format) -
     };
     let ids: Vec<i64> = if ids.is_empty() {
         if global.storing.labels.is_empty() {
-            return usage("scaling: name the runs (iogauge scaling 3 4 5) or a --label they share");
+            return usage(
+                "scaling",
+                "name the runs (iogauge scaling 3 4 5) or a --label they share",
+            );
         }
         let filter = Filter {
             labels: global.storing.labels.clone(),
@@ -172,7 +181,7 @@ pub fn scaling(global: &Global, ids: &[i64], by: Option<ScaleOver>, f: Format) -
         };
         match store.list(&filter) {
             Ok(l) => l.iter().map(|r| r.id.0).collect(),
-            Err(e) => return usage(format!("scaling: {e}")),
+            Err(e) => return usage("scaling", format!("{e}")),
         }
     } else {
         ids.to_vec()
@@ -190,7 +199,7 @@ pub fn scaling(global: &Global, ids: &[i64], by: Option<ScaleOver>, f: Format) -
             print(&table, f);
             0
         }
-        Err(e) => usage(format!("scaling: {e}")),
+        Err(e) => usage("scaling", format!("{e}")),
     }
 }
 
@@ -208,7 +217,7 @@ pub fn report(global: &Global, ids: &[i64], output: &Path) -> u8 {
         report::html::compare_page(&views)
     };
     if let Err(e) = std::fs::write(output, page) {
-        return usage(format!("report: -o {}: {e}", output.display()));
+        return usage("report", format!("-o {}: {e}", output.display()));
     }
     println!("wrote {}", output.display());
     0

@@ -15,25 +15,22 @@ use store::Store;
 use sweep::{expand, parse_vary, shuffle, Point};
 
 use crate::cli::{Format, SweepAction as Action, SweepRun as RunArgs};
-use crate::world::Global;
+use crate::world::{usage, Global};
 use plan::Plan;
 use run::{Inherited, Outcome};
-
-/// Bad usage: the message, status 2.
-fn usage(message: impl std::fmt::Display) -> u8 {
-    eprintln!("iogauge sweep: {message}");
-    2
-}
 
 pub fn main(action: Option<Action>, args: RunArgs, global: &Global) -> u8 {
     // Under mpirun every task would run the whole sweep, and its points would inherit the
     // launcher's environment: it starts its runs itself, once.
     if let Some(l) = crate::launcher::detect(|k| std::env::var(k).ok()) {
-        return usage(format!(
-            "started by {} as one of {} tasks: a sweep starts its runs itself; run it once, \
+        return usage(
+            "sweep",
+            format!(
+                "started by {} as one of {} tasks: a sweep starts its runs itself; run it once, \
              without mpirun or srun",
-            l.launcher, l.tasks
-        ));
+                l.launcher, l.tasks
+            ),
+        );
     }
     match action {
         Some(Action::Show {
@@ -65,7 +62,7 @@ fn show_command(
 ) -> u8 {
     match percent(threshold) {
         Ok(t) => show_stored(global, id, format, t, html),
-        Err(e) => usage(e),
+        Err(e) => usage("sweep", e),
     }
 }
 
@@ -79,11 +76,11 @@ fn show_stored(
 ) -> u8 {
     let store = match global.storing.open() {
         Ok(s) => s,
-        Err(e) => return usage(e),
+        Err(e) => return usage("sweep", e),
     };
     let loaded = match show::load(&store, id) {
         Ok(l) => l,
-        Err(e) => return usage(e),
+        Err(e) => return usage("sweep", e),
     };
     show::print(&loaded, format, threshold);
     if let Some(path) = html {
@@ -141,23 +138,26 @@ fn fresh_seed() -> u64 {
 fn run_command(args: RunArgs, global: &Global) -> u8 {
     let mut plan = match plan_of(&args) {
         Ok(p) => p,
-        Err(e) => return usage(e),
+        Err(e) => return usage("sweep", e),
     };
     let threshold = match percent(&args.threshold) {
         Ok(t) => t,
-        Err(e) => return usage(e),
+        Err(e) => return usage("sweep", e),
     };
     let pause = match args.pause {
         None => Duration::ZERO,
         Some(s) if (0.0..1e7).contains(&s) => Duration::from_secs_f64(s),
-        Some(s) => return usage(format!("--pause {s}: expected seconds, 0 or more")),
+        Some(s) => return usage("sweep", format!("--pause {s}: expected seconds, 0 or more")),
     };
     if global.storing.is_off() {
-        return usage("--no-store: a sweep is its stored runs; give --db PATH for another store");
+        return usage(
+            "sweep",
+            "--no-store: a sweep is its stored runs; give --db PATH for another store",
+        );
     }
     let mut store = match global.storing.open() {
         Ok(s) => s,
-        Err(e) => return usage(e),
+        Err(e) => return usage("sweep", e),
     };
     let knobs = plan.knobs().expect("checked in plan_of");
     // The sweep to continue, when --resume: its stored plan (and seed) rules.
@@ -165,7 +165,7 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
         None => None,
         Some(which) => match resume_target(&store, &plan, which) {
             Ok(s) => Some(s),
-            Err(e) => return usage(e),
+            Err(e) => return usage("sweep", e),
         },
     };
     if let Some((_, stored)) = &resumed {
@@ -178,7 +178,7 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
     let done: Vec<Point> = match &resumed {
         Some((id, _)) => match run::done(&store, *id, &plan) {
             Ok(d) => d,
-            Err(e) => return usage(e),
+            Err(e) => return usage("sweep", e),
         },
         None => Vec::new(),
     };
@@ -204,7 +204,7 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
             let text = serde_json::to_string(&plan).expect("a plan serializes");
             match store.create_sweep(&measure::now_rfc3339(), &plan.key(), &text) {
                 Ok(id) => id,
-                Err(e) => return usage(format!("cannot store the sweep: {e}")),
+                Err(e) => return usage("sweep", format!("cannot store the sweep: {e}")),
             }
         }
     };
@@ -229,12 +229,12 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
     );
     let opts = match crate::global_opts::extract(std::env::args().skip(1).collect()) {
         Ok((_, o)) => o,
-        Err(e) => return usage(e),
+        Err(e) => return usage("sweep", e),
     };
     let inherited = Inherited {
         db: match global.storing.path() {
             Ok(p) => p,
-            Err(e) => return usage(e),
+            Err(e) => return usage("sweep", e),
         },
         labels: global.storing.labels.clone(),
         drop_caches: opts.drop_caches,

@@ -178,28 +178,19 @@ impl report::Render for Matrix {
 
     /// One line per combination and figure: the values, then name, unit, n, min, median, max.
     fn csv(&self) -> String {
-        let mut out: Vec<String> = self.axes.iter().map(|a| quote(&a.name)).collect();
-        out.extend(["figure", "unit", "n", "min", "median", "max"].map(String::from));
-        let mut text = out.join(",") + "\n";
+        let mut header: Vec<&str> = self.axes.iter().map(|a| a.name.as_str()).collect();
+        header.extend(["figure", "unit", "n", "min", "median", "max"]);
+        let mut csv = report::Csv::new(&header);
         for r in &self.rows {
             for (c, s) in self.columns.iter().zip(&r.cells) {
                 let Some(s) = s else { continue };
-                let mut line: Vec<String> = r.values.iter().map(|v| quote(v)).collect();
-                line.extend([quote(&c.name), quote(&c.unit), s.n.to_string()]);
+                let mut line: Vec<String> = r.values.clone();
+                line.extend([c.name.clone(), c.unit.clone(), s.n.to_string()]);
                 line.extend([s.min, s.median, s.max].map(|v| v.to_string()));
-                text.push_str(&line.join(","));
-                text.push('\n');
+                csv.row(line);
             }
         }
-        text
-    }
-}
-
-fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+        csv.finish()
     }
 }
 

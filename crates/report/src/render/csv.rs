@@ -50,7 +50,11 @@ mod tests {
         let mut c = Csv::new(&["a", "b"]);
         c.row(["x,y".to_string(), "say \"hi\"".to_string()]);
         c.row(["plain".to_string(), num(Some(1.5))]);
-        assert_eq!(c.finish(), "a,b\n\"x,y\",\"say \"\"hi\"\"\"\nplain,1.5\n");
+        c.row(["line\r\nbreak".to_string(), String::new()]);
+        assert_eq!(
+            c.finish(),
+            "a,b\n\"x,y\",\"say \"\"hi\"\"\"\nplain,1.5\n\"line\r\nbreak\",\n"
+        );
         assert_eq!(num(None), "");
         assert_eq!(num(Some(f64::NAN)), "");
     }

@@ -3,7 +3,7 @@
 //! model to text, so they are tested without files or a terminal.
 
 mod compare;
-mod csv;
+pub mod csv;
 mod list;
 mod regression;
 mod scaling;
