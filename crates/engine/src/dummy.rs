@@ -4,7 +4,7 @@
 use crate::fault::{self, Faults};
 use crate::options::EngineOption;
 use crate::{
-    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptValue,
+    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptKind,
 };
 use std::io;
 use std::path::Path;
@@ -14,7 +14,7 @@ use std::time::Duration;
 const fn delay(name: &'static str, help: &'static str, metadata: bool) -> EngineOption {
     EngineOption {
         name,
-        default: OptValue::Number(0),
+        kind: OptKind::Number { default: 0 },
         meta: "USEC",
         help,
         ior_keys: &[],
@@ -31,7 +31,7 @@ pub const OPTIONS: &[EngineOption] = &[
     delay("delay-xfer", "delay of each transfer", false),
     EngineOption {
         name: "delay-only-rank0",
-        default: OptValue::Flag(false),
+        kind: OptKind::Flag { default: false },
         meta: "",
         help: "delay rank 0 only (a built-in straggler)",
         ior_keys: &[],

@@ -20,6 +20,7 @@ mod mmap;
 mod options;
 mod posix;
 mod registry;
+mod secret;
 
 pub use aligned::AlignedBuf;
 pub use config::EngineConfig;
@@ -27,13 +28,14 @@ pub use direct::{direct_alignment, DirectAlign, MIN_DIRECT_ALIGN};
 pub use dummy::{DummyDelays, DummyEngine};
 pub use fault::check_fault_rank;
 pub use mmap::MmapEngine;
-pub use options::{EngineOption, IoShape, OptValue, Workload};
+pub use options::{EngineOption, IoShape, OptKind, OptValue, Workload};
 pub use posix::PosixEngine;
 pub use registry::{
     all_options, build, check, check_target, find_ior_key, find_option, lookup, metadata_engines,
     module_of, EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
 };
 
+pub use secret::Secret;
 use std::io;
 use std::path::Path;
 

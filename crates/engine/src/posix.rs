@@ -6,7 +6,7 @@
 
 use crate::options::{EngineOption, IoShape, Workload};
 use crate::{
-    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptValue,
+    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptKind,
 };
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
@@ -29,7 +29,7 @@ const ODIRECT: &str = "posix.odirect";
 /// The options of `-a POSIX`.
 pub const OPTIONS: &[EngineOption] = &[EngineOption {
     name: "odirect",
-    default: OptValue::Flag(false),
+    kind: OptKind::Flag { default: false },
     meta: "",
     help: "open files with O_DIRECT (needs -t and -b multiples of the file system's alignment: 512 or 4096)",
     ior_keys: &["useO_DIRECT"],

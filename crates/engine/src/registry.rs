@@ -286,25 +286,13 @@ pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineI
     if *workload == Workload::Metadata {
         info = info.for_metadata().map_err(|e| e.to_string())?;
     }
-    for (name, value) in &cfg.options {
-        let Some((_, opt)) = find_option(name) else {
-            return Err(format!("--{name}: no engine has this option"));
-        };
-        if !value.same_kind(opt.default) {
-            let want = if opt.takes_value() {
-                "a number"
-            } else {
-                "a flag"
-            };
-            return Err(format!("--{name}: expected {want}, got {value}"));
-        }
-    }
+    check_kinds(cfg, find_option)?;
     // In table order, the chosen engine's own checks at its place: the first error does not
     // depend on how the options are stored.
     for e in ENGINES {
         for opt in e.options {
             let name = e.full_name(opt);
-            if cfg.options.get(&name).is_none_or(|v| *v == opt.default) {
+            if cfg.options.get(&name).is_none_or(|v| opt.is_default(v)) {
                 continue;
             }
             if !std::ptr::eq(e, info) {
@@ -321,6 +309,24 @@ pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineI
         }
     }
     Ok(info)
+}
+
+/// Every option given is declared (`lookup` finds it by full name) and of its declared kind.
+/// The lookup is a parameter so that the kinds no engine declares yet are tested too.
+pub(crate) fn check_kinds<'a>(
+    cfg: &EngineConfig,
+    lookup: impl Fn(&str) -> Option<(&'a EngineInfo, &'a EngineOption)>,
+) -> Result<(), String> {
+    for (name, value) in &cfg.options {
+        let Some((_, opt)) = lookup(name) else {
+            return Err(format!("--{name}: no engine has this option"));
+        };
+        if !opt.kind.accepts(value) {
+            let want = opt.kind.what();
+            return Err(format!("--{name}: expected {want}, got {value}"));
+        }
+    }
+    Ok(())
 }
 
 /// `--posix.odirect applies to -a POSIX, not -a MMAP`; an engine with several options is

@@ -189,7 +189,7 @@ fn io(t: u64, b: u64, fsync_per_write: bool) -> Workload {
 fn cfg(api: &str, options: &[(&str, OptValue)]) -> EngineConfig {
     let mut c = EngineConfig::new(api);
     for (n, v) in options {
-        c.set(n, *v);
+        c.set(n, v.clone());
     }
     c
 }
