@@ -61,7 +61,10 @@ pub fn document(p: &find::FindParams, setup: &RankSetup) -> RunResult {
         newer_ctime: None,
     });
     let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
-    doc.environment = results::capture(p.paths.first().map(|p| p.as_path()));
+    doc.environment = results::capture(
+        Some(&PosixEngine::new(false) as &dyn engine::Engine)
+            .zip(p.paths.first().map(|p| p.as_path())),
+    );
     doc.ranks = setup.result_ranks();
     doc
 }

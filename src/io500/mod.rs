@@ -161,7 +161,9 @@ fn execute(
     // The directory the phases fill and empty (datadir, or its timestamped subdirectory).
     let data = Path::new(&layout.data);
     let allow = global.allow_root_target;
-    if let Err(e) = workload::target::check_tree_root("datadir", data, allow) {
+    if let Err(e) =
+        workload::target::check_tree_root("datadir", data, allow, &engine::PosixEngine::new(false))
+    {
         return usage(format!("io500: {e}"));
     }
     // `--fake-nodes K` (global) lets -C -Q shift reads to another pretend node.

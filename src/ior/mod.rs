@@ -81,7 +81,12 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         Ok(i) => i,
         Err(e) => return usage(format!("ior: {e}")),
     };
-    let replaced = match preflight(p, tasks as u64, Existing::Replace, info.caps.does_io) {
+    let replaced = match preflight(
+        p,
+        tasks as u64,
+        Existing::Replace,
+        &*info.make(&p.engine, 0),
+    ) {
         Ok(pre) => {
             warnings.extend(pre.warnings);
             pre.replaced
@@ -152,7 +157,7 @@ pub fn header(
         command_line,
         machine: format!("{} {}", env.os, env.hostname),
         path: ior::naming::test_file_path(p, 0, 0).display().to_string(),
-        fs_line: crate::fs_line::fs_line(&test_dir(p)),
+        fs_line: crate::fs_line::fs_line(&*engine::for_target(&p.engine), &test_dir(p)),
         nodes: node_map.num_nodes(),
         tasks: setup.ranks(),
         tasks_per_node: node_map.tasks_on_node0(),
@@ -173,7 +178,7 @@ fn run(
         std::env::args().collect(),
         VERSION,
     );
-    doc.environment = results::capture(Some(&test_dir(p)));
+    doc.environment = results::capture(Some((&*engine::for_target(&p.engine), &test_dir(p))));
     doc.ranks = setup.result_ranks();
     doc.warnings = warnings;
     let header = header(p, setup, command_line, &doc.environment);

@@ -52,7 +52,12 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         Err(e) => return usage(format!("mdtest: {e}")),
     };
     for dir in &p.dirs {
-        if let Err(e) = workload::target::check_tree_root("-d", dir, global.allow_root_target) {
+        if let Err(e) = workload::target::check_tree_root(
+            "-d",
+            dir,
+            global.allow_root_target,
+            &*engine::for_target(&p.engine),
+        ) {
             return usage(format!("mdtest: {e}"));
         }
     }
@@ -60,7 +65,7 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         Ok(i) => i,
         Err(e) => return usage(format!("mdtest: {e}")),
     };
-    let pre = match mdtest::preflight::preflight(p, &shape, info.caps.does_io) {
+    let pre = match mdtest::preflight::preflight(p, &shape, &*info.make(&p.engine, 0)) {
         Ok(pre) => pre,
         Err(e) => return usage(format!("mdtest: {e}")),
     };
@@ -117,7 +122,7 @@ pub fn header(p: &MdtestParams, shape: &Shape, setup: &RankSetup, quoted_args: S
         nodes: node_map.num_nodes(),
         nodemap: setup.nodemap(),
         path: p.dirs[0].display().to_string(),
-        fs_line: crate::fs_line::fs_line(&fs_dir(p)),
+        fs_line: crate::fs_line::fs_line(&*engine::for_target(&p.engine), &fs_dir(p)),
         stride: mdtest::naming::effective_stride(
             p.nstride,
             node_map.num_nodes(),
@@ -168,7 +173,7 @@ pub fn document(
         resolved,
     });
     let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
-    doc.environment = results::capture(Some(&fs_dir(p)));
+    doc.environment = results::capture(Some((&*engine::for_target(&p.engine), &fs_dir(p))));
     doc.ranks = setup.result_ranks();
     doc
 }

@@ -38,7 +38,7 @@ pub fn check(p: &MdWorkbenchParams, ranks: usize) -> Result<Checked, String> {
     let mut warnings = validate(p, ranks)?;
     let info = engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
     workload::mdworkbench::preflight::run_info_dir(p)?;
-    let pre = preflight(p, ranks as u64, info.caps.does_io)?;
+    let pre = preflight(p, ranks as u64, &*info.make(&p.engine, 0))?;
     warnings.extend(pre.warnings);
     Ok(Checked {
         start: pre.start,
@@ -56,7 +56,12 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         Err(e) => return usage(e),
     };
     let dir = &cmd.params.dir;
-    if let Err(e) = workload::target::check_tree_root("-o", dir, global.allow_root_target) {
+    if let Err(e) = workload::target::check_tree_root(
+        "-o",
+        dir,
+        global.allow_root_target,
+        &*engine::for_target(&cmd.params.engine),
+    ) {
         return usage(e);
     }
     let json = [("--json", cmd.launch.json.as_deref())];
@@ -173,7 +178,10 @@ pub fn document(p: &MdWorkbenchParams, start: Position, setup: &RankSetup) -> Ru
         resolved,
     });
     let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
-    doc.environment = results::capture(Some(&crate::outputs::existing_dir_or_parent(&p.dir)));
+    doc.environment = results::capture(Some((
+        &*engine::for_target(&p.engine),
+        &crate::outputs::existing_dir_or_parent(&p.dir),
+    )));
     doc.ranks = setup.result_ranks();
     doc
 }

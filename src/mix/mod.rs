@@ -37,10 +37,15 @@ pub fn main(args: &[String], global: &Global) -> u8 {
     if let Err(e) = engine::lookup(&p.engine.api).and_then(|i| i.for_metadata()) {
         return usage(e);
     }
-    if let Err(e) = workload::target::check_tree_root("--dir", &p.dir, global.allow_root_target) {
+    if let Err(e) = workload::target::check_tree_root(
+        "--dir",
+        &p.dir,
+        global.allow_root_target,
+        &*engine::for_target(&p.engine),
+    ) {
         return usage(e);
     }
-    let made_dir = match preflight(&p.dir, ranks) {
+    let made_dir = match preflight(&p.dir, ranks, &*engine::for_target(&p.engine)) {
         Ok(m) => m,
         Err(e) => return usage(e),
     };
@@ -79,7 +84,10 @@ pub fn document(p: &MixParams, setup: &RankSetup) -> RunResult {
         resolved,
     });
     let mut doc = RunResult::new(params, std::env::args().collect(), VERSION);
-    doc.environment = results::capture(Some(&crate::outputs::existing_dir_or_parent(&p.dir)));
+    doc.environment = results::capture(Some((
+        &*engine::for_target(&p.engine),
+        &crate::outputs::existing_dir_or_parent(&p.dir),
+    )));
     doc.ranks = setup.result_ranks();
     doc
 }

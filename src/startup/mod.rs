@@ -40,11 +40,16 @@ pub fn main(args: &[String], global: &Global) -> u8 {
     if let Err(e) = setup.check() {
         return usage(format!("startup: {e}"));
     }
-    if let Err(e) = preflight::preflight(&cmd.params) {
+    if let Err(e) = preflight::preflight(&cmd.params, &engine::PosixEngine::new(false)) {
         return usage(e);
     }
     if let Some(dir) = &cmd.params.dir {
-        if let Err(e) = workload::target::check_tree_root("--dir", dir, global.allow_root_target) {
+        if let Err(e) = workload::target::check_tree_root(
+            "--dir",
+            dir,
+            global.allow_root_target,
+            &engine::PosixEngine::new(false),
+        ) {
             return usage(format!("startup: {e}"));
         }
     }
@@ -75,7 +80,8 @@ pub fn document(p: &StartupParams, setup: &RankSetup) -> RunResult {
         .as_deref()
         .or(p.tree.as_deref())
         .or(p.common_file.as_deref());
-    doc.environment = results::capture(at);
+    doc.environment =
+        results::capture(Some(&engine::PosixEngine::new(false) as &dyn engine::Engine).zip(at));
     doc.ranks = setup.result_ranks();
     doc
 }

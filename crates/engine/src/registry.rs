@@ -227,6 +227,14 @@ pub fn build(cfg: &EngineConfig, rank: usize) -> Result<Box<dyn Engine>, EngineE
     Ok(lookup(&cfg.api)?.make(cfg, rank))
 }
 
+/// Rank 0's engine of `cfg`, for what a command asks about its target outside the ranks
+/// (the checks before a run, the file-system facts a result records). A plan gets here after
+/// [`check`], so its API is known; one that is not gets the default engine, which answers
+/// about the file system the target names.
+pub fn for_target(cfg: &EngineConfig) -> Box<dyn Engine> {
+    build(cfg, 0).unwrap_or_else(|_| ENGINES[0].make(cfg, 0))
+}
+
 /// The engines that run metadata workloads, in table order.
 pub fn metadata_engines() -> impl Iterator<Item = &'static EngineInfo> {
     ENGINES.iter().filter(|e| e.caps.metadata)

@@ -26,7 +26,7 @@ pub fn plan(args: &[String], ranks: usize) -> Result<Planned, String> {
 pub fn preflight(p: &IorParams, ranks: usize) -> Result<Vec<String>, String> {
     let info = engine::lookup(&p.engine.api).map_err(|e| format!("ior: {e}"))?;
     let existing = ior::preflight::Existing::Refuse;
-    let pre = ior::preflight::preflight(p, ranks as u64, existing, info.caps.does_io)
+    let pre = ior::preflight::preflight(p, ranks as u64, existing, &*info.make(&p.engine, 0))
         .map_err(|e| format!("ior: {e}"))?;
     Ok(pre.warnings)
 }

@@ -28,7 +28,8 @@ pub fn plan(args: &[String], ranks: usize) -> Result<Planned, String> {
 /// The checks against the file system (`iogauge mdtest`'s preflight).
 pub fn preflight(p: &MdtestParams, shape: &Shape) -> Result<Preflight, String> {
     let info = engine::lookup(&p.engine.api).map_err(|e| format!("mdtest: {e}"))?;
-    mdtest::preflight::preflight(p, shape, info.caps.does_io).map_err(|e| format!("mdtest: {e}"))
+    mdtest::preflight::preflight(p, shape, &*info.make(&p.engine, 0))
+        .map_err(|e| format!("mdtest: {e}"))
 }
 
 /// The operation whose rate is the phase's score.

@@ -29,7 +29,7 @@ pub fn preflight(p: &MdWorkbenchParams, ranks: usize) -> Result<(), String> {
         return Ok(());
     }
     let info = engine::lookup(&p.engine.api).map_err(|e| format!("md-workbench: {e}"))?;
-    workload::mdworkbench::preflight::preflight(p, ranks as u64, info.caps.does_io)
+    workload::mdworkbench::preflight::preflight(p, ranks as u64, &*info.make(&p.engine, 0))
         .map(drop)
         .map_err(|e| format!("md-workbench: {e}"))
 }
