@@ -8,11 +8,13 @@
 //! plan's part that names an engine and its option values. `cache.rs` measures and drops the
 //! page cache around the files of engines that use it. `target.rs` is what an operation
 //! names ([`Target`]) and what an engine says about it before a run ([`TargetInfo`]; file
-//! engines answer from `facts.rs`).
+//! engines answer from `facts.rs`). `conformance` is the contract every engine passes.
 
 mod aligned;
 pub mod cache;
 mod config;
+#[doc(hidden)]
+pub mod conformance;
 mod defaults;
 mod direct;
 mod dummy;
