@@ -1,20 +1,24 @@
-//! IOR's `FS` header line from statvfs(3) of the directory holding the test file.
+//! IOR's `FS` header line: the size and use of the file system holding the test file's
+//! directory, as the run's engine tells it (`Engine::target_info`; IOR calls statvfs(3)).
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-pub fn fs_line(dir: &Path) -> String {
-    let Ok(c) = CString::new(dir.as_os_str().as_bytes()) else {
-        return String::new();
-    };
-    // SAFETY: statvfs fills the zeroed struct; the path is NUL-terminated.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
-        return "unknown".to_string();
+use engine::{Engine, Space, Target};
+
+/// The line for `dir` through `engine`; "unknown" where the engine knows no space.
+pub fn fs_line(engine: &dyn Engine, dir: &Path) -> String {
+    match engine.target_info(Target::from(dir)) {
+        Ok(facts) => facts
+            .space
+            .map_or("unknown".to_string(), |s| format_space(&s)),
+        Err(_) => "unknown".to_string(),
     }
-    let total = st.f_blocks as f64 * st.f_frsize as f64;
-    let free = st.f_bfree as f64 * st.f_frsize as f64;
+}
+
+/// `23.5 GiB   Used FS: 17.0%   Inodes: 2.9 Mi   Used Inodes: 0.9%`, as IOR prints it.
+pub fn format_space(s: &Space) -> String {
+    let total = s.total_bytes as f64;
+    let free = s.free_bytes as f64;
     let used = if total > 0.0 {
         (1.0 - free / total) * 100.0
     } else {
@@ -25,9 +29,9 @@ pub fn fs_line(dir: &Path) -> String {
     } else {
         (total / (1u64 << 30) as f64, "GiB")
     };
-    let inodes = st.f_files as f64;
+    let inodes = s.total_inodes as f64;
     let used_inodes = if inodes > 0.0 {
-        (1.0 - st.f_ffree as f64 / inodes) * 100.0
+        (1.0 - s.free_inodes as f64 / inodes) * 100.0
     } else {
         0.0
     };
@@ -35,4 +39,28 @@ pub fn fs_line(dir: &Path) -> String {
         "{size:.1} {unit}   Used FS: {used:.1}%   Inodes: {:.1} Mi   Used Inodes: {used_inodes:.1}%",
         inodes / (1u64 << 20) as f64
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn as_ior_prints_it() {
+        let s = Space {
+            total_bytes: 2 << 40,
+            free_bytes: 1 << 40,
+            avail_bytes: 0,
+            total_inodes: 4 << 20,
+            free_inodes: 3 << 20,
+        };
+        assert_eq!(
+            format_space(&s),
+            "2.0 TiB   Used FS: 50.0%   Inodes: 4.0 Mi   Used Inodes: 25.0%"
+        );
+        let dummy = engine::DummyEngine::new(Default::default(), 0);
+        assert_eq!(fs_line(&dummy, Path::new("/tmp")), "unknown");
+        let posix = engine::PosixEngine::new(false);
+        assert!(fs_line(&posix, Path::new("/tmp")).contains("Used FS:"));
+    }
 }

@@ -71,9 +71,13 @@ pub struct Checked<C> {
     pub warnings: Vec<String>,
 }
 
-/// The ranks a run was checked for, and the options the checks read.
+/// The ranks a run was checked for, the engine that answers for its target before the run,
+/// and the options the checks read.
 pub struct Context<'a> {
     pub setup: RankSetup,
+    /// Rank 0's engine for the checks and the facts the document and headers record
+    /// (`engine::for_target`): the workload's own engine, or the default one.
+    pub engine: Box<dyn engine::Engine>,
     /// `--allow-root-target` (`workload::target::check_tree_root`).
     pub allow_root_target: bool,
     /// The command's arguments as given, after the workload's name.

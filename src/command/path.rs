@@ -48,8 +48,13 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
     if let Err(e) = early {
         return bad(&e);
     }
+    let engine = match cmd.engine() {
+        Some(cfg) => engine::for_target(cfg),
+        None => engine::for_target(&engine::EngineConfig::default()),
+    };
     let ctx = Context {
         setup,
+        engine,
         allow_root_target: global.allow_root_target,
         args,
     };

@@ -6,7 +6,6 @@ pub mod cli;
 mod listing;
 pub mod output;
 
-use engine::PosixEngine;
 use results::{FindParameters, Parameters, RunResult, Sink};
 use workload::find::{self, Lister};
 use workload::session::{Finished, Session};
@@ -59,8 +58,8 @@ impl Workload for Find {
         cli::HELP.to_string()
     }
 
-    fn check(cmd: &FindCommand, _ctx: &Context) -> Result<Checked<()>, String> {
-        find::preflight::preflight(&cmd.params, &PosixEngine::new(false))?;
+    fn check(cmd: &FindCommand, ctx: &Context) -> Result<Checked<()>, String> {
+        find::preflight::preflight(&cmd.params, &*ctx.engine)?;
         Ok(Checked {
             plan: (),
             warnings: Vec::new(),
@@ -105,7 +104,9 @@ pub fn document(p: &find::FindParams, setup: &RankSetup) -> RunResult {
         newer_ctime: None,
     });
     let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
-    doc.environment = results::capture(p.paths.first().map(|p| p.as_path()));
+    // A find walks on the default engine (POSIX).
+    let engine = engine::for_target(&engine::EngineConfig::default());
+    doc.environment = results::capture(p.paths.first().map(|p| (&*engine, p.as_path())));
     doc.ranks = setup.result_ranks();
     doc
 }

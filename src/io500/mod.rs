@@ -192,7 +192,8 @@ fn execute(
     // The directory the phases fill and empty (datadir, or its timestamped subdirectory).
     let data = Path::new(&layout.data);
     let allow = global.allow_root_target;
-    if let Err(e) = workload::target::check_tree_root("datadir", data, allow) {
+    let posix = engine::PosixEngine::new(false);
+    if let Err(e) = workload::target::check_tree_root("datadir", data, allow, &posix) {
         return usage("io500", format!("io500: {e}"));
     }
     // `--fake-nodes K` (global) lets -C -Q shift reads to another pretend node.

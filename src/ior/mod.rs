@@ -120,8 +120,8 @@ impl Workload for Ior {
         let p = &cmd.params;
         let mut warnings = cmd.warnings.clone();
         warnings.extend(validate(p, tasks)?);
-        let info = engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
-        let pre = preflight(p, tasks as u64, Existing::Replace, info.caps.does_io)?;
+        engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
+        let pre = preflight(p, tasks as u64, Existing::Replace, &*ctx.engine)?;
         warnings.extend(pre.warnings);
         check_output_paths(cmd)?;
         Ok(Checked {
@@ -151,7 +151,7 @@ impl Workload for Ior {
             std::env::args().collect(),
             crate::VERSION,
         );
-        doc.environment = results::capture(Some(&test_dir(p)));
+        doc.environment = results::capture(Some((&*ctx.engine, &test_dir(p))));
         doc.ranks = ctx.setup.result_ranks();
         doc
     }
@@ -175,7 +175,7 @@ impl Workload for Ior {
         // IOR prints its own argv; ours is the tool's words after `iogauge ior` (the global
         // options iogauge took out of the line are not IOR's).
         let command_line = format!("iogauge ior {}", ctx.args.join(" "));
-        let header = header(p, &ctx.setup, command_line, &doc.environment);
+        let header = header(p, &ctx.setup, command_line, &doc.environment, &*ctx.engine);
         Ok(sinks(p, header, out))
     }
 
@@ -217,6 +217,7 @@ pub fn header(
     setup: &RankSetup,
     command_line: String,
     env: &results::Environment,
+    engine: &dyn engine::Engine,
 ) -> Header {
     let node_map = setup.node_map();
     Header {
@@ -225,7 +226,7 @@ pub fn header(
         command_line,
         machine: format!("{} {}", env.os, env.hostname),
         path: ior::naming::test_file_path(p, 0, 0).display().to_string(),
-        fs_line: crate::fs_line::fs_line(&test_dir(p)),
+        fs_line: crate::fs_line::fs_line(engine, &test_dir(p)),
         nodes: node_map.num_nodes(),
         tasks: setup.ranks(),
         tasks_per_node: node_map.tasks_on_node0(),

@@ -88,10 +88,10 @@ impl Workload for Mdtest {
         let p = &cmd.params;
         let (shape, mut warnings) = validate(p, ctx.setup.ranks())?;
         for dir in &p.dirs {
-            workload::target::check_tree_root("-d", dir, ctx.allow_root_target)?;
+            workload::target::check_tree_root("-d", dir, ctx.allow_root_target, &*ctx.engine)?;
         }
-        let info = engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
-        let pre = mdtest::preflight::preflight(p, &shape, info.caps.does_io)?;
+        engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
+        let pre = mdtest::preflight::preflight(p, &shape, &*ctx.engine)?;
         warnings.extend(pre.warnings);
         check_output_paths(cmd)?;
         if p.phases.read && p.files && p.read_bytes == 0 {
@@ -121,8 +121,21 @@ impl Workload for Mdtest {
 
     fn document(cmd: &MdtestCommand, plan: &Plan, ctx: &Context) -> RunResult {
         let p = &cmd.params;
-        let header = header(p, &plan.shape, &ctx.setup, quote_args(ctx.args));
-        document(p, &header, &plan.shape, plan.status_items, &ctx.setup)
+        let header = header(
+            p,
+            &plan.shape,
+            &ctx.setup,
+            quote_args(ctx.args),
+            &*ctx.engine,
+        );
+        document(
+            p,
+            &header,
+            &plan.shape,
+            plan.status_items,
+            &ctx.setup,
+            &*ctx.engine,
+        )
     }
 
     fn sinks(
@@ -132,7 +145,13 @@ impl Workload for Mdtest {
         _doc: &RunResult,
     ) -> Result<Vec<Box<dyn Sink>>, String> {
         let p = &cmd.params;
-        let header = header(p, &plan.shape, &ctx.setup, quote_args(ctx.args));
+        let header = header(
+            p,
+            &plan.shape,
+            &ctx.setup,
+            quote_args(ctx.args),
+            &*ctx.engine,
+        );
         Ok(sinks(p, header, Box::new(std::io::stdout())))
     }
 
@@ -164,7 +183,13 @@ fn fs_dir(p: &MdtestParams) -> PathBuf {
 }
 
 /// mdtest's header lines; `quoted_args` is the command line as mdtest prints it.
-pub fn header(p: &MdtestParams, shape: &Shape, setup: &RankSetup, quoted_args: String) -> Header {
+pub fn header(
+    p: &MdtestParams,
+    shape: &Shape,
+    setup: &RankSetup,
+    quoted_args: String,
+    engine: &dyn engine::Engine,
+) -> Header {
     let node_map = setup.node_map();
     Header {
         version: crate::VERSION.to_string(),
@@ -173,7 +198,7 @@ pub fn header(p: &MdtestParams, shape: &Shape, setup: &RankSetup, quoted_args: S
         nodes: node_map.num_nodes(),
         nodemap: setup.nodemap(),
         path: p.dirs[0].display().to_string(),
-        fs_line: crate::fs_line::fs_line(&fs_dir(p)),
+        fs_line: crate::fs_line::fs_line(engine, &fs_dir(p)),
         stride: mdtest::naming::effective_stride(
             p.nstride,
             node_map.num_nodes(),
@@ -208,6 +233,7 @@ pub fn document(
     shape: &Shape,
     status_items: Option<u64>,
     setup: &RankSetup,
+    engine: &dyn engine::Engine,
 ) -> RunResult {
     let resolved = MdtestResolved {
         num_dirs: shape.num_dirs,
@@ -224,7 +250,7 @@ pub fn document(
         resolved,
     });
     let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
-    doc.environment = results::capture(Some(&fs_dir(p)));
+    doc.environment = results::capture(Some((engine, &fs_dir(p))));
     doc.ranks = setup.result_ranks();
     doc
 }

@@ -32,7 +32,7 @@ pub fn check(p: &MdWorkbenchParams, ranks: usize) -> Result<Preflight, String> {
     let mut warnings = validate(p, ranks)?;
     let info = engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
     workload::mdworkbench::preflight::run_info_dir(p)?;
-    let pre = preflight(p, ranks as u64, info.caps.does_io)?;
+    let pre = preflight(p, ranks as u64, &*info.make(&p.engine, 0))?;
     warnings.extend(pre.warnings);
     Ok(Preflight {
         start: pre.start,
@@ -86,7 +86,12 @@ impl Workload for MdWorkbench {
 
     fn check(cmd: &MdWorkbenchCommand, ctx: &Context) -> Result<Checked<Position>, String> {
         let checked = check(&cmd.params, ctx.setup.ranks())?;
-        workload::target::check_tree_root("-o", &cmd.params.dir, ctx.allow_root_target)?;
+        workload::target::check_tree_root(
+            "-o",
+            &cmd.params.dir,
+            ctx.allow_root_target,
+            &*ctx.engine,
+        )?;
         Ok(Checked {
             plan: checked.start,
             warnings: checked.warnings,
@@ -98,7 +103,7 @@ impl Workload for MdWorkbench {
     }
 
     fn document(cmd: &MdWorkbenchCommand, start: &Position, ctx: &Context) -> RunResult {
-        document(&cmd.params, *start, &ctx.setup)
+        document(&cmd.params, *start, &ctx.setup, &*ctx.engine)
     }
 
     fn sinks(
@@ -221,7 +226,12 @@ pub fn sinks(p: &MdWorkbenchParams, header: Header, out: Box<dyn Write + Send>) 
 }
 
 /// The document of a run before it starts: the plan and what it resolved to.
-pub fn document(p: &MdWorkbenchParams, start: Position, setup: &RankSetup) -> RunResult {
+pub fn document(
+    p: &MdWorkbenchParams,
+    start: Position,
+    setup: &RankSetup,
+    engine: &dyn engine::Engine,
+) -> RunResult {
     let ranks = setup.ranks() as u64;
     let resolved = MdWorkbenchResolved {
         data_seed: None,
@@ -234,7 +244,8 @@ pub fn document(p: &MdWorkbenchParams, start: Position, setup: &RankSetup) -> Ru
         resolved,
     });
     let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
-    doc.environment = results::capture(Some(&crate::outputs::existing_dir_or_parent(&p.dir)));
+    let at = crate::outputs::existing_dir_or_parent(&p.dir);
+    doc.environment = results::capture(Some((engine, &at)));
     doc.ranks = setup.result_ranks();
     doc
 }

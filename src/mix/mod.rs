@@ -75,8 +75,8 @@ impl Workload for Mix {
         engine::lookup(&p.engine.api)
             .and_then(|i| i.for_metadata())
             .map_err(|e| e.to_string())?;
-        workload::target::check_tree_root("--dir", &p.dir, ctx.allow_root_target)?;
-        let made_dir = preflight(&p.dir, ranks)?;
+        workload::target::check_tree_root("--dir", &p.dir, ctx.allow_root_target, &*ctx.engine)?;
+        let made_dir = preflight(&p.dir, ranks, &*ctx.engine)?;
         Ok(Checked {
             plan: Plan { made_dir },
             warnings,
@@ -134,7 +134,8 @@ pub fn document(p: &MixParams, setup: &RankSetup) -> RunResult {
         resolved,
     });
     let mut doc = RunResult::new(params, std::env::args().collect(), crate::VERSION);
-    doc.environment = results::capture(Some(&crate::outputs::existing_dir_or_parent(&p.dir)));
+    let at = crate::outputs::existing_dir_or_parent(&p.dir);
+    doc.environment = results::capture(Some((&*engine::for_target(&p.engine), &at)));
     doc.ranks = setup.result_ranks();
     doc
 }

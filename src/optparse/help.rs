@@ -5,8 +5,6 @@
 
 use std::fmt::Write;
 
-use engine::OptValue;
-
 use super::table::{display_refused, Arg, Origin, Spec, Table};
 
 const WIDTH: usize = 100;
@@ -100,9 +98,11 @@ fn engine_lines<T: Copy + PartialEq, G>(out: &mut String, table: &Table<T, G>) {
     for (e, o) in engine::all_options().filter(|(_, o)| table.accepts(o)) {
         let mut names = format!("    --{}", e.full_name(o));
         let mut text = format!("{}: {}", e.name, o.help);
-        if let OptValue::Number(n) = o.default {
-            let _ = write!(names, " {}", o.meta);
-            let _ = write!(text, " [default {n}]");
+        if o.takes_value() {
+            let _ = write!(names, " {}", o.placeholder());
+        }
+        if let Some(d) = o.default_text() {
+            let _ = write!(text, " [default {d}]");
         }
         text.push_str(" [iogauge]");
         option_line(out, &names, &text);

@@ -2,7 +2,7 @@
 //! to the tool's [`Fields`]; what it cannot place is refused or unknown (`unknown.rs`).
 
 use engine::{EngineInfo, EngineOption, OptValue};
-use text::{parse_signed, parse_size};
+use text::parse_signed;
 
 use super::fields::{atoi_suffix, Fields, Given};
 use super::table::{display_refused, Arg, Refused, Spec, Table};
@@ -146,7 +146,8 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
     }
 
     /// An engine's option (`--posix.odirect`, `-O useO_DIRECT=1`, `--dummy.delay-xfer=5`):
-    /// a flag as the tool's flags, or a number with the size suffixes.
+    /// a flag as the tool's flags, else a value read as its kind says (`EngineOption::parse`:
+    /// numbers and sizes with the size suffixes; a secret's value names its file).
     fn engine_value(
         &mut self,
         info: &EngineInfo,
@@ -157,8 +158,7 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
     ) -> Step {
         let (value, used) = if opt.takes_value() {
             let (v, used) = value_of(shown, inline, next, false)?;
-            let n = parse_size(v).map_err(|e| format!("{shown}: {e}"))?;
-            (OptValue::Number(n), used)
+            (opt.parse(shown, v)?, used)
         } else {
             let on = flag_value(shown, inline)?.is_none_or(|n| n > 0);
             (OptValue::Flag(on), false)

@@ -66,9 +66,9 @@ impl Workload for Startup {
     }
 
     fn check(cmd: &StartupCommand, ctx: &Context) -> Result<Checked<()>, String> {
-        preflight::preflight(&cmd.params)?;
+        preflight::preflight(&cmd.params, &*ctx.engine)?;
         if let Some(dir) = &cmd.params.dir {
-            workload::target::check_tree_root("--dir", dir, ctx.allow_root_target)?;
+            workload::target::check_tree_root("--dir", dir, ctx.allow_root_target, &*ctx.engine)?;
         }
         Ok(Checked {
             plan: (),
@@ -116,7 +116,9 @@ pub fn document(p: &StartupParams, setup: &RankSetup) -> RunResult {
         .as_deref()
         .or(p.tree.as_deref())
         .or(p.common_file.as_deref());
-    doc.environment = results::capture(at);
+    // A start-up runs on the default engine (POSIX).
+    let engine = engine::for_target(&engine::EngineConfig::default());
+    doc.environment = results::capture(at.map(|at| (&*engine, at)));
     doc.ranks = setup.result_ranks();
     doc
 }

@@ -2,8 +2,9 @@
 //! part of the plan's engine data that needs the registry.
 
 use crate::config::EngineConfig;
-use crate::options::OptValue;
+use crate::options::{EngineOption, OptKind, OptValue};
 use crate::registry::{find_option, ENGINES};
+use crate::secret::Secret;
 
 impl Default for EngineConfig {
     /// The default API is the first row of the engine table (POSIX), as in IOR.
@@ -14,10 +15,10 @@ impl Default for EngineConfig {
 
 impl EngineConfig {
     /// The value of option `name`: as given, else its declared default (None when no engine
-    /// declares it).
+    /// declares it, and for a secret not given).
     pub fn value(&self, name: &str) -> Option<OptValue> {
-        let given = self.options.get(name).copied();
-        given.or_else(|| find_option(name).map(|(_, o)| o.default))
+        let given = self.options.get(name).cloned();
+        given.or_else(|| find_option(name).and_then(|(_, o)| o.kind.default_value()))
     }
 
     /// A flag option's value (false when unset or not a flag).
@@ -25,7 +26,7 @@ impl EngineConfig {
         self.value(name) == Some(OptValue::Flag(true))
     }
 
-    /// A number option's value (0 when unset or not a number).
+    /// A number or size option's value (0 when unset or not a number).
     pub fn number(&self, name: &str) -> u64 {
         match self.value(name) {
             Some(OptValue::Number(n)) => n,
@@ -33,13 +34,38 @@ impl EngineConfig {
         }
     }
 
+    /// A text or path option's value (None when unset, empty or not text).
+    pub fn text(&self, name: &str) -> Option<String> {
+        match self.value(name) {
+            Some(OptValue::Text(t)) if !t.is_empty() => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A secret option's value: read from the file the option named, else from the
+    /// environment variable its declaration names. None when neither has one.
+    pub fn secret(&self, name: &str) -> Option<Secret> {
+        self.secret_of(name, find_option(name)?.1)
+    }
+
+    /// [`EngineConfig::secret`] of option `opt`, whose full name is `name`.
+    pub(crate) fn secret_of(&self, name: &str, opt: &EngineOption) -> Option<Secret> {
+        if let Some(OptValue::Secret(s)) = self.options.get(name) {
+            return Some(s.clone());
+        }
+        match opt.kind {
+            OptKind::Secret { env: Some(var) } => Secret::from_env(var),
+            _ => None,
+        }
+    }
+
     /// The options given with a value other than their declared default: those that change
     /// what an engine does. Undeclared names count as changed.
-    pub fn changed(&self) -> impl Iterator<Item = (&str, OptValue)> + '_ {
+    pub fn changed(&self) -> impl Iterator<Item = (&str, &OptValue)> + '_ {
         self.options
             .iter()
-            .filter(|(name, v)| find_option(name).is_none_or(|(_, o)| o.default != **v))
-            .map(|(name, v)| (name.as_str(), *v))
+            .filter(|(name, v)| find_option(name).is_none_or(|(_, o)| !o.is_default(v)))
+            .map(|(name, v)| (name.as_str(), v))
     }
 }
 

@@ -4,17 +4,17 @@
 use crate::fault::{self, Faults};
 use crate::options::EngineOption;
 use crate::{
-    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptValue,
+    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileKind, FileStat, OpenHints, OpenMode,
+    OptKind, Target, TargetInfo,
 };
 use std::io;
-use std::path::Path;
 use std::time::Duration;
 
 /// A delay in microseconds, IOR's `--dummy.delay-<name>`.
 const fn delay(name: &'static str, help: &'static str, metadata: bool) -> EngineOption {
     EngineOption {
         name,
-        default: OptValue::Number(0),
+        kind: OptKind::Number { default: 0 },
         meta: "USEC",
         help,
         ior_keys: &[],
@@ -31,7 +31,7 @@ pub const OPTIONS: &[EngineOption] = &[
     delay("delay-xfer", "delay of each transfer", false),
     EngineOption {
         name: "delay-only-rank0",
-        default: OptValue::Flag(false),
+        kind: OptKind::Flag { default: false },
         meta: "",
         help: "delay rank 0 only (a built-in straggler)",
         ior_keys: &[],
@@ -138,7 +138,7 @@ impl Engine for DummyEngine {
 
     fn open(
         &self,
-        _path: &Path,
+        _target: Target<'_>,
         mode: OpenMode,
         hints: &OpenHints,
     ) -> io::Result<Box<dyn EngineFile>> {
@@ -161,48 +161,58 @@ impl Engine for DummyEngine {
         }))
     }
 
-    fn remove(&self, _path: &Path) -> io::Result<()> {
+    fn remove(&self, _target: Target<'_>) -> io::Result<()> {
         self.faults.op()?;
         Ok(())
     }
 
-    fn file_size(&self, _path: &Path) -> io::Result<u64> {
+    fn file_size(&self, _target: Target<'_>) -> io::Result<u64> {
         self.faults.op()?;
         Ok(0)
     }
 
-    fn mkdir(&self, _path: &Path) -> io::Result<()> {
+    /// No namespace and no storage: nothing is there, and the file system is "dummy". Not an
+    /// operation of the run (asked before it), so no fault counts it.
+    fn target_info(&self, _target: Target<'_>) -> io::Result<TargetInfo> {
+        Ok(TargetInfo {
+            fs_type: Some("dummy".to_string()),
+            ..TargetInfo::default()
+        })
+    }
+
+    fn mkdir(&self, _target: Target<'_>) -> io::Result<()> {
         self.faults.op()?;
         self.create_pause();
         Ok(())
     }
 
-    fn rmdir(&self, _path: &Path) -> io::Result<()> {
+    fn rmdir(&self, _target: Target<'_>) -> io::Result<()> {
         self.faults.op()?;
         Ok(())
     }
 
-    fn stat(&self, _path: &Path) -> io::Result<FileStat> {
+    fn stat(&self, _target: Target<'_>) -> io::Result<FileStat> {
         self.faults.op()?;
         Ok(FileStat {
             size: 0,
             is_dir: false,
+            kind: FileKind::File,
             ctime_sec: 0,
             ctime_nsec: 0,
         })
     }
 
-    fn lstat(&self, path: &Path) -> io::Result<FileStat> {
-        self.stat(path)
+    fn lstat(&self, target: Target<'_>) -> io::Result<FileStat> {
+        self.stat(target)
     }
 
-    fn create_file(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+    fn create_file(&self, _target: Target<'_>, _data: &[u8]) -> io::Result<()> {
         self.faults.op()?;
         self.create_pause();
         Ok(())
     }
 
-    fn create_file_synced(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+    fn create_file_synced(&self, _target: Target<'_>, _data: &[u8]) -> io::Result<()> {
         self.faults.op()?;
         self.create_pause();
         self.sync_pause();
@@ -210,7 +220,7 @@ impl Engine for DummyEngine {
     }
 
     /// A metadata mutation like mkdir, so it takes the create delay.
-    fn rename(&self, _from: &Path, _to: &Path) -> io::Result<()> {
+    fn rename(&self, _from: Target<'_>, _to: Target<'_>) -> io::Result<()> {
         self.faults.op()?;
         self.create_pause();
         Ok(())
@@ -222,22 +232,22 @@ impl Engine for DummyEngine {
         Ok(())
     }
 
-    fn read_file(&self, _path: &Path, buf: &mut [u8]) -> io::Result<usize> {
+    fn read_file(&self, _target: Target<'_>, buf: &mut [u8]) -> io::Result<usize> {
         self.faults.transfer(buf.len())
     }
 
     // Its files never end: one buffer's worth, as `read_file`.
-    fn read_whole(&self, _path: &Path, buf: &mut [u8]) -> io::Result<u64> {
+    fn read_whole(&self, _target: Target<'_>, buf: &mut [u8]) -> io::Result<u64> {
         Ok(buf.len() as u64)
     }
 
-    fn read_dir(&self, _path: &Path) -> io::Result<Vec<DirEntry>> {
+    fn read_dir(&self, _target: Target<'_>) -> io::Result<Vec<DirEntry>> {
         self.faults.op()?;
         Ok(Vec::new())
     }
 
     /// A metadata mutation like rename, so it takes the create delay.
-    fn chmod(&self, _path: &Path, _mode: u32) -> io::Result<()> {
+    fn chmod(&self, _target: Target<'_>, _mode: u32) -> io::Result<()> {
         self.create_pause();
         Ok(())
     }
@@ -279,6 +289,7 @@ impl EngineFile for DummyFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
     use std::time::Instant;
 
     fn delays(xfer_us: u64, only_rank0: bool) -> DummyDelays {
@@ -296,7 +307,7 @@ mod tests {
         let t = Instant::now();
         let mut f = e
             .open(
-                Path::new("/nonexistent/x"),
+                Target::from(Path::new("/nonexistent/x")),
                 OpenMode::CreateTruncate,
                 &OpenHints { file_size: 0, rank },
             )
@@ -342,8 +353,9 @@ mod tests {
         };
         let t = Instant::now();
         let e1 = DummyEngine::new(slow.clone(), 1);
-        e1.mkdir(Path::new("x")).unwrap();
-        e1.create_file(Path::new("x/y"), b"z").unwrap();
+        e1.mkdir(Target::from(Path::new("x"))).unwrap();
+        e1.create_file(Target::from(Path::new("x/y")), b"z")
+            .unwrap();
         assert!(
             t.elapsed() < Duration::from_millis(500),
             "{:?}",
@@ -357,7 +369,8 @@ mod tests {
             0,
         );
         let t = Instant::now();
-        e0.create_file(Path::new("x/y"), b"z").unwrap();
+        e0.create_file(Target::from(Path::new("x/y")), b"z")
+            .unwrap();
         assert!(t.elapsed() >= Duration::from_millis(5));
     }
 
@@ -368,32 +381,39 @@ mod tests {
         assert!(!e.caps().does_io && e.caps().metadata);
         let p = dir.path().join("f");
         let mut f = e
-            .open(&p, OpenMode::CreateTruncate, &OpenHints::default())
+            .open(
+                Target::from(&p),
+                OpenMode::CreateTruncate,
+                &OpenHints::default(),
+            )
             .unwrap();
         assert_eq!(f.write_at(&[1; 100], 0).unwrap(), 100);
         f.close().unwrap();
-        e.mkdir(&dir.path().join("d")).unwrap();
-        e.create_file(&dir.path().join("g"), b"data").unwrap();
-        assert_eq!(e.read_file(&p, &mut [0u8; 7]).unwrap(), 7);
-        assert_eq!(e.read_whole(&p, &mut [0u8; 7]).unwrap(), 7);
+        e.mkdir(Target::from(&dir.path().join("d"))).unwrap();
+        e.create_file(Target::from(&dir.path().join("g")), b"data")
+            .unwrap();
+        assert_eq!(e.read_file(Target::from(&p), &mut [0u8; 7]).unwrap(), 7);
+        assert_eq!(e.read_whole(Target::from(&p), &mut [0u8; 7]).unwrap(), 7);
         assert_eq!(
-            e.stat(&p).unwrap(),
+            e.stat(Target::from(&p)).unwrap(),
             FileStat {
                 size: 0,
                 is_dir: false,
+                kind: FileKind::File,
                 ctime_sec: 0,
                 ctime_nsec: 0
             }
         );
-        assert_eq!(e.file_size(&p).unwrap(), 0);
-        e.create_file_synced(&dir.path().join("h"), b"data")
+        assert_eq!(e.file_size(Target::from(&p)).unwrap(), 0);
+        e.create_file_synced(Target::from(&dir.path().join("h")), b"data")
             .unwrap();
-        e.rename(&p, &dir.path().join("r")).unwrap();
-        e.chmod(&p, 0o600).unwrap();
+        e.rename(Target::from(&p), Target::from(&dir.path().join("r")))
+            .unwrap();
+        e.chmod(Target::from(&p), 0o600).unwrap();
         e.sync_all().unwrap();
-        e.remove(&p).unwrap();
-        e.rmdir(dir.path()).unwrap();
-        assert!(e.read_dir(dir.path()).unwrap().is_empty());
+        e.remove(Target::from(&p)).unwrap();
+        e.rmdir(Target::from(dir.path())).unwrap();
+        assert!(e.read_dir(Target::from(dir.path())).unwrap().is_empty());
         // Nothing reached the file system.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }

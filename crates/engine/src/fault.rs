@@ -7,13 +7,12 @@ use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::options::EngineOption;
-use crate::OptValue;
+use crate::options::{EngineOption, OptKind};
 
 const fn number(name: &'static str, help: &'static str, meta: &'static str) -> EngineOption {
     EngineOption {
         name,
-        default: OptValue::Number(0),
+        kind: OptKind::Number { default: 0 },
         meta,
         help,
         ior_keys: &[],

@@ -6,20 +6,29 @@
 //! declares, the checks of those options and its constructor. `registry.rs` is the table that
 //! maps names (IOR's `-a`) to them and lists the IOR APIs that are refused; `config.rs` is the
 //! plan's part that names an engine and its option values. `cache.rs` measures and drops the
-//! page cache around the files of engines that use it.
+//! page cache around the files of engines that use it. `target.rs` is what an operation
+//! names ([`Target`]) and what an engine says about it before a run ([`TargetInfo`]; file
+//! engines answer from `facts.rs`). `conformance` is the contract every engine passes.
 
 mod aligned;
 pub mod cache;
 mod config;
+#[doc(hidden)]
+pub mod conformance;
 mod defaults;
 mod direct;
 mod dummy;
 pub mod errno;
+mod facts;
 mod fault;
+mod fstype;
 mod mmap;
+mod mountinfo;
 mod options;
 mod posix;
 mod registry;
+mod secret;
+mod target;
 
 pub use aligned::AlignedBuf;
 pub use config::EngineConfig;
@@ -27,15 +36,16 @@ pub use direct::{direct_alignment, DirectAlign, MIN_DIRECT_ALIGN};
 pub use dummy::{DummyDelays, DummyEngine};
 pub use fault::check_fault_rank;
 pub use mmap::MmapEngine;
-pub use options::{EngineOption, IoShape, OptValue, Workload};
+pub use options::{EngineOption, IoShape, OptKind, OptValue, Workload};
 pub use posix::PosixEngine;
 pub use registry::{
-    all_options, build, check, check_target, find_ior_key, find_option, lookup, metadata_engines,
-    module_of, EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
+    all_options, build, check, check_target, find_ior_key, find_option, for_target, lookup,
+    metadata_engines, module_of, EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
 };
+pub use secret::Secret;
+pub use target::{FileKind, Space, Target, TargetInfo};
 
 use std::io;
-use std::path::Path;
 
 /// What an engine can do; the core decides by these flags, never by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +89,10 @@ pub struct OpenHints {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileStat {
     pub size: u64,
+    /// `kind == FileKind::Dir`.
     pub is_dir: bool,
+    /// What it is (for `lstat`, a symbolic link is [`FileKind::Symlink`]).
+    pub kind: FileKind,
     /// Change time, seconds and nanoseconds since the epoch.
     pub ctime_sec: i64,
     pub ctime_nsec: i64,
@@ -100,13 +113,17 @@ pub trait Engine: Send {
 
     fn open(
         &self,
-        path: &Path,
+        target: Target<'_>,
         mode: OpenMode,
         hints: &OpenHints,
     ) -> io::Result<Box<dyn EngineFile>>;
-    fn remove(&self, path: &Path) -> io::Result<()>;
+    fn remove(&self, target: Target<'_>) -> io::Result<()>;
     /// Current size of a file (IOR's `get_file_size`, used by `-z -z` and the size check).
-    fn file_size(&self, path: &Path) -> io::Result<u64>;
+    fn file_size(&self, target: Target<'_>) -> io::Result<u64>;
+    /// What is at `target` and the storage that holds it, for the checks before a run and
+    /// the facts a result records (file-system type, mount options, space). Answers without
+    /// creating anything; facts it cannot know are `None`.
+    fn target_info(&self, target: Target<'_>) -> io::Result<TargetInfo>;
     /// A zeroed buffer whose address and length suit this engine (page-aligned always).
     fn alloc_buffer(&self, len: usize) -> AlignedBuf {
         AlignedBuf::new(len, self.caps().alignment.max(4096))
@@ -114,27 +131,27 @@ pub trait Engine: Send {
 
     // Metadata operations (mdtest, find). Engines without `Caps::metadata` return
     // `io::ErrorKind::Unsupported`.
-    fn mkdir(&self, path: &Path) -> io::Result<()>;
-    fn rmdir(&self, path: &Path) -> io::Result<()>;
-    fn stat(&self, path: &Path) -> io::Result<FileStat>;
+    fn mkdir(&self, target: Target<'_>) -> io::Result<()>;
+    fn rmdir(&self, target: Target<'_>) -> io::Result<()>;
+    fn stat(&self, target: Target<'_>) -> io::Result<FileStat>;
     /// Like [`Engine::stat`] but does not follow a final symlink (find's `-newer`/`-size`, as
     /// pfind's `lstat`): a symlink reports its own size and ctime and `is_dir == false`.
-    fn lstat(&self, path: &Path) -> io::Result<FileStat>;
+    fn lstat(&self, target: Target<'_>) -> io::Result<FileStat>;
     /// Create a file, write `data` (may be empty) at offset 0, close it.
-    fn create_file(&self, path: &Path, data: &[u8]) -> io::Result<()>;
+    fn create_file(&self, target: Target<'_>, data: &[u8]) -> io::Result<()>;
     /// As [`Engine::create_file`], with an fsync after the write, before the close (mdtest `-y`).
-    fn create_file_synced(&self, path: &Path, data: &[u8]) -> io::Result<()>;
+    fn create_file_synced(&self, target: Target<'_>, data: &[u8]) -> io::Result<()>;
     /// Rename a file or directory (mdtest's directory rename phase).
-    fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
+    fn rename(&self, from: Target<'_>, to: Target<'_>) -> io::Result<()>;
     /// Flush every file system's dirty data (mdtest `-Y`; POSIX `sync(2)`).
     fn sync_all(&self) -> io::Result<()>;
     /// Open read-only, read up to `buf.len()` bytes from offset 0, close; returns bytes read.
-    fn read_file(&self, path: &Path, buf: &mut [u8]) -> io::Result<usize>;
+    fn read_file(&self, target: Target<'_>, buf: &mut [u8]) -> io::Result<usize>;
     /// Open read-only, read the whole file to its end through `buf` (the last read finds the
     /// end), close; returns the bytes read: what a program does that loads a file. The
     /// default goes through [`Engine::open`].
-    fn read_whole(&self, path: &Path, buf: &mut [u8]) -> io::Result<u64> {
-        let mut f = self.open(path, OpenMode::ReadOnly, &OpenHints::default())?;
+    fn read_whole(&self, target: Target<'_>, buf: &mut [u8]) -> io::Result<u64> {
+        let mut f = self.open(target, OpenMode::ReadOnly, &OpenHints::default())?;
         let mut total = 0u64;
         loop {
             // Short only at the end of the file (the engine retries a short transfer).
@@ -147,10 +164,10 @@ pub trait Engine: Send {
         f.close()?;
         Ok(total)
     }
-    fn read_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>>;
+    fn read_dir(&self, target: Target<'_>) -> io::Result<Vec<DirEntry>>;
     /// Set a file's permission bits (chmod(2), a setattr: the mix's `chmod`). The default
     /// is unsupported, so an engine that does not say otherwise never pretends to have done it.
-    fn chmod(&self, _path: &Path, _mode: u32) -> io::Result<()> {
+    fn chmod(&self, _target: Target<'_>, _mode: u32) -> io::Result<()> {
         Err(io::Error::new(
             io::ErrorKind::Unsupported,
             format!("the {} engine has no chmod", self.caps().api_name),

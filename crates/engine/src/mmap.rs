@@ -9,7 +9,10 @@
 //! single rank truncate before the others open with `CreateKeep`.
 
 use crate::options::Workload;
-use crate::{Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode};
+use crate::{
+    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, Target,
+    TargetInfo,
+};
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -39,7 +42,9 @@ pub fn make(_cfg: &EngineConfig, _rank: usize) -> Box<dyn Engine> {
     Box::new(MmapEngine::new())
 }
 
-pub struct MmapEngine;
+pub struct MmapEngine {
+    mounts: crate::facts::Mounts,
+}
 
 impl MmapEngine {
     pub const CAPS: Caps = Caps {
@@ -52,7 +57,9 @@ impl MmapEngine {
     };
 
     pub fn new() -> Self {
-        MmapEngine
+        MmapEngine {
+            mounts: crate::facts::Mounts::new(),
+        }
     }
 }
 
@@ -85,10 +92,11 @@ impl Engine for MmapEngine {
 
     fn open(
         &self,
-        path: &Path,
+        target: Target<'_>,
         mode: OpenMode,
         hints: &OpenHints,
     ) -> io::Result<Box<dyn EngineFile>> {
+        let path = path(target)?;
         let (file, map) = match mode {
             OpenMode::CreateTruncate | OpenMode::CreateKeep => {
                 let file = OpenOptions::new()
@@ -127,47 +135,57 @@ impl Engine for MmapEngine {
         Ok(Box::new(MmapFile { map, _file: file }))
     }
 
-    fn remove(&self, path: &Path) -> io::Result<()> {
-        std::fs::remove_file(path)
+    fn remove(&self, target: Target<'_>) -> io::Result<()> {
+        std::fs::remove_file(path(target)?)
     }
 
-    fn file_size(&self, path: &Path) -> io::Result<u64> {
-        Ok(std::fs::metadata(path)?.len())
+    fn file_size(&self, target: Target<'_>) -> io::Result<u64> {
+        Ok(std::fs::metadata(path(target)?)?.len())
     }
 
-    fn mkdir(&self, _path: &Path) -> io::Result<()> {
+    /// Its files live in a file system, so it answers as POSIX does.
+    fn target_info(&self, target: Target<'_>) -> io::Result<TargetInfo> {
+        Ok(crate::facts::path_info(path(target)?, &self.mounts))
+    }
+
+    fn mkdir(&self, _target: Target<'_>) -> io::Result<()> {
         Err(unsupported())
     }
-    fn rmdir(&self, _path: &Path) -> io::Result<()> {
+    fn rmdir(&self, _target: Target<'_>) -> io::Result<()> {
         Err(unsupported())
     }
-    fn stat(&self, _path: &Path) -> io::Result<FileStat> {
+    fn stat(&self, _target: Target<'_>) -> io::Result<FileStat> {
         Err(unsupported())
     }
-    fn lstat(&self, _path: &Path) -> io::Result<FileStat> {
+    fn lstat(&self, _target: Target<'_>) -> io::Result<FileStat> {
         Err(unsupported())
     }
-    fn create_file(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+    fn create_file(&self, _target: Target<'_>, _data: &[u8]) -> io::Result<()> {
         Err(unsupported())
     }
-    fn create_file_synced(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+    fn create_file_synced(&self, _target: Target<'_>, _data: &[u8]) -> io::Result<()> {
         Err(unsupported())
     }
-    fn rename(&self, _from: &Path, _to: &Path) -> io::Result<()> {
+    fn rename(&self, _from: Target<'_>, _to: Target<'_>) -> io::Result<()> {
         Err(unsupported())
     }
     fn sync_all(&self) -> io::Result<()> {
         Err(unsupported())
     }
-    fn read_file(&self, _path: &Path, _buf: &mut [u8]) -> io::Result<usize> {
+    fn read_file(&self, _target: Target<'_>, _buf: &mut [u8]) -> io::Result<usize> {
         Err(unsupported())
     }
-    fn read_dir(&self, _path: &Path) -> io::Result<Vec<DirEntry>> {
+    fn read_dir(&self, _target: Target<'_>) -> io::Result<Vec<DirEntry>> {
         Err(unsupported())
     }
-    fn chmod(&self, _path: &Path, _mode: u32) -> io::Result<()> {
+    fn chmod(&self, _target: Target<'_>, _mode: u32) -> io::Result<()> {
         Err(unsupported())
     }
+}
+
+/// The path an MMAP operation works on.
+fn path(target: Target<'_>) -> io::Result<&Path> {
+    target.file_path("MMAP")
 }
 
 enum Map {
@@ -264,16 +282,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("m");
         let e = MmapEngine::new();
-        let mut f = e.open(&p, OpenMode::CreateTruncate, &hints(8192)).unwrap();
+        let mut f = e
+            .open(Target::from(&p), OpenMode::CreateTruncate, &hints(8192))
+            .unwrap();
         // The file is sized at open, before any byte is written.
-        assert_eq!(e.file_size(&p).unwrap(), 8192);
+        assert_eq!(e.file_size(Target::from(&p)).unwrap(), 8192);
         assert_eq!(f.write_at(b"first", 0).unwrap(), 5);
         assert_eq!(f.write_at(b"last", 8188).unwrap(), 4);
         f.sync().unwrap();
         f.close().unwrap();
 
         // A second writer with CreateKeep keeps the bytes and adds its own.
-        let mut f = e.open(&p, OpenMode::CreateKeep, &hints(8192)).unwrap();
+        let mut f = e
+            .open(Target::from(&p), OpenMode::CreateKeep, &hints(8192))
+            .unwrap();
         f.write_at(b"mid", 4096).unwrap();
         f.close().unwrap();
 
@@ -283,7 +305,9 @@ mod tests {
         assert_eq!(&data[4096..4099], b"mid");
         assert_eq!(&data[8188..], b"last");
 
-        let mut f = e.open(&p, OpenMode::ReadOnly, &hints(0)).unwrap();
+        let mut f = e
+            .open(Target::from(&p), OpenMode::ReadOnly, &hints(0))
+            .unwrap();
         let mut buf = [0u8; 5];
         assert_eq!(f.read_at(&mut buf, 0).unwrap(), 5);
         assert_eq!(&buf, b"first");
@@ -305,13 +329,13 @@ mod tests {
         std::fs::write(&p, vec![7u8; 10_000]).unwrap();
         let e = MmapEngine::new();
         // Keep with a smaller expected size leaves the file alone.
-        e.open(&p, OpenMode::CreateKeep, &hints(100))
+        e.open(Target::from(&p), OpenMode::CreateKeep, &hints(100))
             .unwrap()
             .close()
             .unwrap();
-        assert_eq!(e.file_size(&p).unwrap(), 10_000);
+        assert_eq!(e.file_size(Target::from(&p)).unwrap(), 10_000);
         // Truncate drops the old contents and re-extends with zeros.
-        e.open(&p, OpenMode::CreateTruncate, &hints(100))
+        e.open(Target::from(&p), OpenMode::CreateTruncate, &hints(100))
             .unwrap()
             .close()
             .unwrap();
@@ -323,7 +347,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("m");
         let e = MmapEngine::new();
-        let mut f = e.open(&p, OpenMode::CreateTruncate, &hints(4096)).unwrap();
+        let mut f = e
+            .open(Target::from(&p), OpenMode::CreateTruncate, &hints(4096))
+            .unwrap();
         assert_eq!(f.write_at(&[1; 96], 4000).unwrap(), 96);
         let err = f.write_at(&[1; 97], 4000).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
@@ -331,7 +357,7 @@ mod tests {
         assert!(f.write_at(&[1; 1], u64::MAX).is_err());
         f.close().unwrap();
         assert_eq!(
-            e.file_size(&p).unwrap(),
+            e.file_size(Target::from(&p)).unwrap(),
             4096,
             "a failed write does not grow the file"
         );
@@ -342,11 +368,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("m");
         let e = MmapEngine::new();
-        let mut f = e.open(&p, OpenMode::CreateTruncate, &hints(0)).unwrap();
+        let mut f = e
+            .open(Target::from(&p), OpenMode::CreateTruncate, &hints(0))
+            .unwrap();
         assert!(f.write_at(b"x", 0).is_err());
         f.sync().unwrap();
         f.close().unwrap();
-        let mut f = e.open(&p, OpenMode::ReadOnly, &hints(0)).unwrap();
+        let mut f = e
+            .open(Target::from(&p), OpenMode::ReadOnly, &hints(0))
+            .unwrap();
         assert_eq!(f.read_at(&mut [0u8; 4], 0).unwrap(), 0);
         f.close().unwrap();
     }
@@ -357,34 +387,41 @@ mod tests {
         let e = MmapEngine::new();
         assert!(!e.caps().metadata && e.caps().needs_file_size);
         let d = dir.path().join("d");
-        assert_eq!(e.mkdir(&d).unwrap_err().kind(), io::ErrorKind::Unsupported);
         assert_eq!(
-            e.stat(dir.path()).unwrap_err().kind(),
+            e.mkdir(Target::from(&d)).unwrap_err().kind(),
             io::ErrorKind::Unsupported
         );
         assert_eq!(
-            e.lstat(dir.path()).unwrap_err().kind(),
+            e.stat(Target::from(dir.path())).unwrap_err().kind(),
             io::ErrorKind::Unsupported
         );
         assert_eq!(
-            e.read_dir(dir.path()).unwrap_err().kind(),
+            e.lstat(Target::from(dir.path())).unwrap_err().kind(),
             io::ErrorKind::Unsupported
         );
         assert_eq!(
-            e.create_file(&d, b"").unwrap_err().kind(),
+            e.read_dir(Target::from(dir.path())).unwrap_err().kind(),
             io::ErrorKind::Unsupported
         );
         assert_eq!(
-            e.create_file_synced(&d, b"").unwrap_err().kind(),
+            e.create_file(Target::from(&d), b"").unwrap_err().kind(),
             io::ErrorKind::Unsupported
         );
         assert_eq!(
-            e.rename(&d, &d).unwrap_err().kind(),
+            e.create_file_synced(Target::from(&d), b"")
+                .unwrap_err()
+                .kind(),
+            io::ErrorKind::Unsupported
+        );
+        assert_eq!(
+            e.rename(Target::from(&d), Target::from(&d))
+                .unwrap_err()
+                .kind(),
             io::ErrorKind::Unsupported
         );
         assert_eq!(e.sync_all().unwrap_err().kind(), io::ErrorKind::Unsupported);
         assert_eq!(
-            e.chmod(&d, 0o644).unwrap_err().kind(),
+            e.chmod(Target::from(&d), 0o644).unwrap_err().kind(),
             io::ErrorKind::Unsupported
         );
         assert!(!d.exists());

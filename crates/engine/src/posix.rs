@@ -6,7 +6,8 @@
 
 use crate::options::{EngineOption, IoShape, Workload};
 use crate::{
-    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptValue,
+    Caps, DirEntry, Engine, EngineConfig, EngineFile, FileKind, FileStat, OpenHints, OpenMode,
+    OptKind, Target, TargetInfo,
 };
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
@@ -29,7 +30,7 @@ const ODIRECT: &str = "posix.odirect";
 /// The options of `-a POSIX`.
 pub const OPTIONS: &[EngineOption] = &[EngineOption {
     name: "odirect",
-    default: OptValue::Flag(false),
+    kind: OptKind::Flag { default: false },
     meta: "",
     help: "open files with O_DIRECT (needs -t and -b multiples of the file system's alignment: 512 or 4096)",
     ior_keys: &["useO_DIRECT"],
@@ -90,14 +91,18 @@ pub fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn Engine> {
 
 pub struct PosixEngine {
     odirect: bool,
+    mounts: crate::facts::Mounts,
 }
 
 impl PosixEngine {
     /// Capabilities without O_DIRECT (the registry's table entry).
     pub const CAPS: Caps = Self::caps_for(false);
 
-    pub fn new(odirect: bool) -> Self {
-        PosixEngine { odirect }
+    pub const fn new(odirect: bool) -> Self {
+        PosixEngine {
+            odirect,
+            mounts: crate::facts::Mounts::new(),
+        }
     }
 
     pub const fn caps_for(odirect: bool) -> Caps {
@@ -132,10 +137,11 @@ impl Engine for PosixEngine {
 
     fn open(
         &self,
-        path: &Path,
+        target: Target<'_>,
         mode: OpenMode,
         _hints: &OpenHints,
     ) -> io::Result<Box<dyn EngineFile>> {
+        let path = path(target)?;
         let mut opts = OpenOptions::new();
         match mode {
             // Unlike IOR, which ignores IOR_TRUNC, a write phase truncates: a stale longer file
@@ -152,42 +158,46 @@ impl Engine for PosixEngine {
         }))
     }
 
-    fn remove(&self, path: &Path) -> io::Result<()> {
-        fs::remove_file(path)
+    fn remove(&self, target: Target<'_>) -> io::Result<()> {
+        fs::remove_file(path(target)?)
     }
 
-    fn file_size(&self, path: &Path) -> io::Result<u64> {
-        Ok(fs::metadata(path)?.len())
+    fn file_size(&self, target: Target<'_>) -> io::Result<u64> {
+        Ok(fs::metadata(path(target)?)?.len())
     }
 
-    fn mkdir(&self, path: &Path) -> io::Result<()> {
-        fs::DirBuilder::new().mode(DIR_MODE).create(path)
+    fn target_info(&self, target: Target<'_>) -> io::Result<TargetInfo> {
+        Ok(crate::facts::path_info(path(target)?, &self.mounts))
     }
 
-    fn rmdir(&self, path: &Path) -> io::Result<()> {
-        fs::remove_dir(path)
+    fn mkdir(&self, target: Target<'_>) -> io::Result<()> {
+        fs::DirBuilder::new().mode(DIR_MODE).create(path(target)?)
     }
 
-    fn stat(&self, path: &Path) -> io::Result<FileStat> {
-        raw_stat(path)
+    fn rmdir(&self, target: Target<'_>) -> io::Result<()> {
+        fs::remove_dir(path(target)?)
     }
 
-    fn lstat(&self, path: &Path) -> io::Result<FileStat> {
-        Ok(file_stat(&fs::symlink_metadata(path)?))
+    fn stat(&self, target: Target<'_>) -> io::Result<FileStat> {
+        raw_stat(path(target)?)
+    }
+
+    fn lstat(&self, target: Target<'_>) -> io::Result<FileStat> {
+        Ok(file_stat(&fs::symlink_metadata(path(target)?)?))
     }
 
     // Metadata-path files never use O_DIRECT: mdtest's item sizes (e.g. 3901 bytes) are not
     // block multiples and would fail with EINVAL.
-    fn create_file(&self, path: &Path, data: &[u8]) -> io::Result<()> {
-        create_and_write(path, data, false)
+    fn create_file(&self, target: Target<'_>, data: &[u8]) -> io::Result<()> {
+        create_and_write(path(target)?, data, false)
     }
 
-    fn create_file_synced(&self, path: &Path, data: &[u8]) -> io::Result<()> {
-        create_and_write(path, data, true)
+    fn create_file_synced(&self, target: Target<'_>, data: &[u8]) -> io::Result<()> {
+        create_and_write(path(target)?, data, true)
     }
 
-    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
-        fs::rename(from, to)
+    fn rename(&self, from: Target<'_>, to: Target<'_>) -> io::Result<()> {
+        fs::rename(path(from)?, path(to)?)
     }
 
     fn sync_all(&self) -> io::Result<()> {
@@ -196,8 +206,8 @@ impl Engine for PosixEngine {
         Ok(())
     }
 
-    fn read_file(&self, path: &Path, buf: &mut [u8]) -> io::Result<usize> {
-        let mut file = File::open(path)?;
+    fn read_file(&self, target: Target<'_>, buf: &mut [u8]) -> io::Result<usize> {
+        let mut file = File::open(path(target)?)?;
         let mut done = 0;
         while done < buf.len() {
             match file.read(&mut buf[done..]) {
@@ -212,8 +222,8 @@ impl Engine for PosixEngine {
 
     // One open, reads until one returns nothing, the close: the calls `cat` makes, and no
     // allocation (std opens short paths through a buffer on the stack).
-    fn read_whole(&self, path: &Path, buf: &mut [u8]) -> io::Result<u64> {
-        let mut file = File::open(path)?;
+    fn read_whole(&self, target: Target<'_>, buf: &mut [u8]) -> io::Result<u64> {
+        let mut file = File::open(path(target)?)?;
         let mut total = 0u64;
         loop {
             match file.read(buf) {
@@ -225,9 +235,9 @@ impl Engine for PosixEngine {
         }
     }
 
-    fn read_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>> {
+    fn read_dir(&self, target: Target<'_>) -> io::Result<Vec<DirEntry>> {
         let mut out = Vec::new();
-        for entry in fs::read_dir(path)? {
+        for entry in fs::read_dir(path(target)?)? {
             let entry = entry?;
             // On Linux `file_type()` comes from d_type without a stat; std itself falls back to
             // lstat when d_type is DT_UNKNOWN. `None` only when even that fails.
@@ -240,12 +250,18 @@ impl Engine for PosixEngine {
         Ok(out)
     }
 
-    fn chmod(&self, path: &Path, mode: u32) -> io::Result<()> {
+    fn chmod(&self, target: Target<'_>, mode: u32) -> io::Result<()> {
         use std::os::unix::fs::PermissionsExt;
         // One chmod(2), which follows a final symlink as chmod does; the mix only targets the
         // files it made.
-        fs::set_permissions(path, fs::Permissions::from_mode(mode))
+        fs::set_permissions(path(target)?, fs::Permissions::from_mode(mode))
     }
+}
+
+/// The path a POSIX operation works on.
+#[inline]
+fn path(target: Target<'_>) -> io::Result<&Path> {
+    target.file_path("POSIX")
 }
 
 /// mdtest's create: O_CREAT|O_WRONLY, no O_TRUNC and no O_EXCL (an earlier run's file is
@@ -291,9 +307,11 @@ fn raw_stat(path: &Path) -> io::Result<FileStat> {
     if unsafe { libc::stat(c.as_ptr(), &mut st) } != 0 {
         return Err(io::Error::last_os_error());
     }
+    let kind = FileKind::from_mode(st.st_mode);
     Ok(FileStat {
         size: st.st_size as u64,
-        is_dir: st.st_mode & libc::S_IFMT == libc::S_IFDIR,
+        is_dir: kind == FileKind::Dir,
+        kind,
         ctime_sec: st.st_ctime as i64,
         ctime_nsec: st.st_ctime_nsec as i64,
     })
@@ -303,6 +321,7 @@ fn file_stat(md: &fs::Metadata) -> FileStat {
     FileStat {
         size: md.len(),
         is_dir: md.is_dir(),
+        kind: FileKind::from(md.file_type()),
         ctime_sec: md.ctime(),
         ctime_nsec: md.ctime_nsec(),
     }

@@ -227,6 +227,14 @@ pub fn build(cfg: &EngineConfig, rank: usize) -> Result<Box<dyn Engine>, EngineE
     Ok(lookup(&cfg.api)?.make(cfg, rank))
 }
 
+/// Rank 0's engine of `cfg`, for what a command asks about its target outside the ranks
+/// (the checks before a run, the file-system facts a result records). A plan gets here after
+/// [`check`], so its API is known; one that is not gets the default engine, which answers
+/// about the file system the target names.
+pub fn for_target(cfg: &EngineConfig) -> Box<dyn Engine> {
+    build(cfg, 0).unwrap_or_else(|_| ENGINES[0].make(cfg, 0))
+}
+
 /// The engines that run metadata workloads, in table order.
 pub fn metadata_engines() -> impl Iterator<Item = &'static EngineInfo> {
     ENGINES.iter().filter(|e| e.caps.metadata)
@@ -286,25 +294,13 @@ pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineI
     if *workload == Workload::Metadata {
         info = info.for_metadata().map_err(|e| e.to_string())?;
     }
-    for (name, value) in &cfg.options {
-        let Some((_, opt)) = find_option(name) else {
-            return Err(format!("--{name}: no engine has this option"));
-        };
-        if !value.same_kind(opt.default) {
-            let want = if opt.takes_value() {
-                "a number"
-            } else {
-                "a flag"
-            };
-            return Err(format!("--{name}: expected {want}, got {value}"));
-        }
-    }
+    check_kinds(cfg, find_option)?;
     // In table order, the chosen engine's own checks at its place: the first error does not
     // depend on how the options are stored.
     for e in ENGINES {
         for opt in e.options {
             let name = e.full_name(opt);
-            if cfg.options.get(&name).is_none_or(|v| *v == opt.default) {
+            if cfg.options.get(&name).is_none_or(|v| opt.is_default(v)) {
                 continue;
             }
             if !std::ptr::eq(e, info) {
@@ -321,6 +317,24 @@ pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineI
         }
     }
     Ok(info)
+}
+
+/// Every option given is declared (`lookup` finds it by full name) and of its declared kind.
+/// The lookup is a parameter so that the kinds no engine declares yet are tested too.
+pub(crate) fn check_kinds<'a>(
+    cfg: &EngineConfig,
+    lookup: impl Fn(&str) -> Option<(&'a EngineInfo, &'a EngineOption)>,
+) -> Result<(), String> {
+    for (name, value) in &cfg.options {
+        let Some((_, opt)) = lookup(name) else {
+            return Err(format!("--{name}: no engine has this option"));
+        };
+        if !opt.kind.accepts(value) {
+            let want = opt.kind.what();
+            return Err(format!("--{name}: expected {want}, got {value}"));
+        }
+    }
+    Ok(())
 }
 
 /// `--posix.odirect applies to -a POSIX, not -a MMAP`; an engine with several options is

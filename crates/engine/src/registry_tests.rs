@@ -1,6 +1,7 @@
 //! Tests of the engine table: names, lookup, suggestions, declared options and the checks.
 
 use super::*;
+use crate::Target;
 use crate::{IoShape, OptValue};
 use std::collections::HashSet;
 
@@ -189,7 +190,7 @@ fn io(t: u64, b: u64, fsync_per_write: bool) -> Workload {
 fn cfg(api: &str, options: &[(&str, OptValue)]) -> EngineConfig {
     let mut c = EngineConfig::new(api);
     for (n, v) in options {
-        c.set(n, *v);
+        c.set(n, v.clone());
     }
     c
 }
@@ -323,7 +324,8 @@ fn dummy_delays_reach_the_engine() {
     );
     let e = build(&slow, 1).unwrap();
     let t = std::time::Instant::now();
-    e.mkdir(std::path::Path::new("/nonexistent/d")).unwrap();
+    e.mkdir(Target::from(std::path::Path::new("/nonexistent/d")))
+        .unwrap();
     assert!(t.elapsed() >= std::time::Duration::from_millis(200));
     let only0 = cfg(
         "DUMMY",
@@ -335,7 +337,7 @@ fn dummy_delays_reach_the_engine() {
     let t = std::time::Instant::now();
     build(&only0, 1)
         .unwrap()
-        .mkdir(std::path::Path::new("/nonexistent/d"))
+        .mkdir(Target::from(std::path::Path::new("/nonexistent/d")))
         .unwrap();
     assert!(t.elapsed() < std::time::Duration::from_millis(500));
 }

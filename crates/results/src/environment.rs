@@ -2,12 +2,11 @@
 //! machine, kernel and mount that produced it. Capture never fails: unknown facts become
 //! `"unknown"` or 0.
 
-use crate::fstype::{magic_hex, name_of_magic};
-use crate::mountinfo;
+use engine::{Engine, Target, TargetInfo};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::ffi::CStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const UNKNOWN: &str = "unknown";
 
@@ -49,9 +48,9 @@ pub struct FsInfo {
     pub free_inodes: u64,
 }
 
-/// Captures the host, and the file system holding `target` (or its nearest existing ancestor,
-/// since the run directory is often created later).
-pub fn capture(target: Option<&Path>) -> Environment {
+/// Captures the host, and, as `engine` tells it, the file system holding the target path (or
+/// its nearest existing ancestor, since the run directory is often created later).
+pub fn capture(target: Option<(&dyn Engine, &Path)>) -> Environment {
     let u = uname();
     Environment {
         hostname: hostname(),
@@ -60,51 +59,36 @@ pub fn capture(target: Option<&Path>) -> Environment {
         arch: u.machine,
         cpus: std::thread::available_parallelism().map_or(0, |n| n.get() as u64),
         memory_bytes: mem_total(),
-        target: target.map(fs_info),
+        target: target.map(|(engine, path)| fs_info(engine, path)),
     }
 }
 
-/// Facts about the file system holding `path`.
-pub fn fs_info(path: &Path) -> FsInfo {
-    let existing = nearest_existing(path);
-    let st = existing.as_deref().and_then(statfs);
-    let mounts = mountinfo::read_self();
-    let mount = existing
-        .as_deref()
-        .and_then(|p| mountinfo::find_mount(&mounts, p));
-    let magic_name = st.as_ref().and_then(|s| name_of_magic(s.magic));
-    let fs_type = match (mount, magic_name) {
-        (Some(m), _) if !m.fs_type.is_empty() => m.fs_type.clone(),
-        (_, Some(n)) => n.to_string(),
-        _ => UNKNOWN.to_string(),
-    };
-    let st = st.unwrap_or_default();
+/// Facts about the file system holding `path`, from `engine`; "unknown" and 0 for what it
+/// cannot tell.
+pub fn fs_info(engine: &dyn Engine, path: &Path) -> FsInfo {
+    let facts = engine.target_info(Target::from(path)).unwrap_or_default();
+    fs_info_from(path, &facts)
+}
+
+/// The document's form of what an engine said about `path`.
+pub fn fs_info_from(path: &Path, facts: &TargetInfo) -> FsInfo {
+    let known = |v: &Option<String>| v.clone().unwrap_or_else(|| UNKNOWN.to_string());
+    let space = facts.space.unwrap_or_default();
     FsInfo {
         path: path.display().to_string(),
-        fs_type,
-        fs_magic: if st.magic == 0 {
-            UNKNOWN.to_string()
-        } else {
-            magic_hex(st.magic)
-        },
-        mount_point: mount.map_or(UNKNOWN.to_string(), |m| m.mount_point.clone()),
-        mount_source: mount.map_or(UNKNOWN.to_string(), |m| m.source.clone()),
-        mount_options: mount.map_or(UNKNOWN.to_string(), |m| m.combined_options()),
-        capacity_bytes: st.capacity_bytes,
-        free_bytes: st.free_bytes,
-        inodes: st.inodes,
-        free_inodes: st.free_inodes,
+        fs_type: known(&facts.fs_type),
+        // `0x` and eight hex digits, as the magic numbers are usually written.
+        fs_magic: facts
+            .fs_magic
+            .map_or(UNKNOWN.to_string(), |m| format!("{m:#010x}")),
+        mount_point: known(&facts.mount_point),
+        mount_source: known(&facts.mount_source),
+        mount_options: known(&facts.mount_options),
+        capacity_bytes: space.total_bytes,
+        free_bytes: space.avail_bytes,
+        inodes: space.total_inodes,
+        free_inodes: space.free_inodes,
     }
-}
-
-/// The canonical form of `path` or of its closest ancestor that exists.
-fn nearest_existing(path: &Path) -> Option<PathBuf> {
-    let abs = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().ok()?.join(path)
-    };
-    abs.ancestors().find_map(|p| std::fs::canonicalize(p).ok())
 }
 
 struct Uname {
@@ -171,49 +155,12 @@ fn parse_mem_total(meminfo: &str) -> Option<u64> {
     Some(n.saturating_mul(scale))
 }
 
-#[derive(Default)]
-struct FsStat {
-    magic: u64,
-    capacity_bytes: u64,
-    free_bytes: u64,
-    inodes: u64,
-    free_inodes: u64,
-}
-
-#[cfg(target_os = "linux")]
-#[allow(clippy::unnecessary_cast)] // statfs field widths differ between architectures
-fn statfs(path: &Path) -> Option<FsStat> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
-    let mut s: libc::statfs = unsafe { std::mem::zeroed() };
-    // SAFETY: `c` is NUL-terminated and `s` is a valid, writable statfs.
-    if unsafe { libc::statfs(c.as_ptr(), &mut s) } != 0 {
-        return None;
-    }
-    // f_frsize is the unit of the block counts; old kernels leave it 0 and use f_bsize.
-    let unit = if s.f_frsize > 0 {
-        s.f_frsize as u64
-    } else {
-        s.f_bsize as u64
-    };
-    Some(FsStat {
-        // Masked: on 32-bit targets f_type is signed and would sign-extend (e.g. CIFS).
-        magic: (s.f_type as u64) & 0xFFFF_FFFF,
-        capacity_bytes: (s.f_blocks as u64).saturating_mul(unit),
-        free_bytes: (s.f_bavail as u64).saturating_mul(unit),
-        inodes: s.f_files as u64,
-        free_inodes: s.f_ffree as u64,
-    })
-}
-
-#[cfg(not(target_os = "linux"))]
-fn statfs(_path: &Path) -> Option<FsStat> {
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::{DummyEngine, PosixEngine};
+
+    static POSIX: PosixEngine = PosixEngine::new(false);
 
     #[test]
     fn host_facts() {
@@ -239,7 +186,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn tmp_and_missing_descendant() {
-        let e = capture(Some(Path::new("/tmp/iogauge-does-not-exist/a/b")));
+        let e = capture(Some((&POSIX, Path::new("/tmp/iogauge-does-not-exist/a/b"))));
         let t = e.target.unwrap();
         assert_eq!(t.path, "/tmp/iogauge-does-not-exist/a/b");
         assert_ne!(t.fs_type, UNKNOWN);
@@ -255,7 +202,7 @@ mod tests {
         if !Path::new("/dev/shm").is_dir() {
             return; // not every container mounts it
         }
-        let t = fs_info(Path::new("/dev/shm"));
+        let t = fs_info(&POSIX, Path::new("/dev/shm"));
         assert_eq!(t.fs_type, "tmpfs");
         assert_eq!(t.fs_magic, "0x01021994");
         assert_eq!(t.mount_point, "/dev/shm");
@@ -265,8 +212,20 @@ mod tests {
 
     #[test]
     fn relative_and_unknown_paths_do_not_fail() {
-        let t = fs_info(Path::new("some/relative/dir"));
+        let t = fs_info(&POSIX, Path::new("some/relative/dir"));
         assert_ne!(t.mount_point, "");
-        let _ = fs_info(Path::new(""));
+        let _ = fs_info(&POSIX, Path::new(""));
+    }
+
+    #[test]
+    fn an_engine_without_a_file_system_says_so() {
+        let dummy = DummyEngine::new(Default::default(), 0);
+        let t = fs_info(&dummy, Path::new("/tmp"));
+        assert_eq!(t.fs_type, "dummy");
+        assert_eq!(
+            (t.fs_magic.as_str(), t.mount_point.as_str()),
+            (UNKNOWN, UNKNOWN)
+        );
+        assert_eq!(t.capacity_bytes, 0);
     }
 }

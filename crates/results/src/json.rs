@@ -112,7 +112,8 @@ mod tests {
             vec!["ior".into(), "-b".into(), "1m".into()],
             "0.1.0",
         );
-        r.environment = crate::environment::capture(Some(Path::new("/tmp")));
+        let posix = engine::PosixEngine::new(false);
+        r.environment = crate::environment::capture(Some((&posix, Path::new("/tmp"))));
         let mut h = LatencyHistogram::new();
         let mut s = IntervalSeries::new(1_000_000_000, 0);
         for i in 1..=100u64 {

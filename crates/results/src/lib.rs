@@ -9,7 +9,6 @@ pub mod checks;
 mod content;
 mod environment;
 pub mod find;
-mod fstype;
 mod hub;
 pub mod io500;
 pub mod ior;
@@ -18,7 +17,6 @@ pub mod mdtest;
 pub mod mdworkbench;
 pub mod mix;
 mod model;
-mod mountinfo;
 mod operation;
 mod params;
 mod schema;
@@ -37,7 +35,6 @@ pub use model::{
     mib_per_s, per_s, ErrorLocation, MinMaxMean, OperationSummary, PhaseResult, PhaseTimes,
     RankTimes, Ranks, RunResult, Stonewall, Tool, Verification, SCHEMA_VERSION,
 };
-pub use mountinfo::{read_self as read_mounts, MountEntry};
 pub use operation::{Headline, Operation};
 pub use params::{
     FindParameters, MdWorkbenchParameters, MdWorkbenchResolved, MdtestParameters, MdtestResolved,

@@ -26,7 +26,7 @@ pub fn plan(args: &[String], ranks: usize) -> Result<Planned, String> {
 pub fn preflight(p: &IorParams, ranks: usize) -> Result<Vec<String>, String> {
     let info = engine::lookup(&p.engine.api).map_err(|e| format!("ior: {e}"))?;
     let existing = ior::preflight::Existing::Refuse;
-    let pre = ior::preflight::preflight(p, ranks as u64, existing, info.caps.does_io)
+    let pre = ior::preflight::preflight(p, ranks as u64, existing, &*info.make(&p.engine, 0))
         .map_err(|e| format!("ior: {e}"))?;
     Ok(pre.warnings)
 }
@@ -44,7 +44,8 @@ pub fn run(
         warnings.extend(f.warnings.iter().cloned());
         warnings.extend(preflight(p, setup.ranks())?);
         let env = results::capture(None);
-        let header = crate::ior::header(p, setup, f.equivalent.clone(), &env);
+        let engine = engine::for_target(&p.engine);
+        let header = crate::ior::header(p, setup, f.equivalent.clone(), &env, &*engine);
         own = crate::ior::sinks(p, header, f.text_output()?);
     }
     let mut doc = RunResult::new(

@@ -28,7 +28,8 @@ pub fn plan(args: &[String], ranks: usize) -> Result<Planned, String> {
 /// The checks against the file system (`iogauge mdtest`'s preflight).
 pub fn preflight(p: &MdtestParams, shape: &Shape) -> Result<Preflight, String> {
     let info = engine::lookup(&p.engine.api).map_err(|e| format!("mdtest: {e}"))?;
-    mdtest::preflight::preflight(p, shape, info.caps.does_io).map_err(|e| format!("mdtest: {e}"))
+    mdtest::preflight::preflight(p, shape, &*info.make(&p.engine, 0))
+        .map_err(|e| format!("mdtest: {e}"))
 }
 
 /// The operation whose rate is the phase's score.
@@ -52,6 +53,7 @@ pub fn run(
     files: Option<&PhaseFiles>,
 ) -> Result<PhaseRun, String> {
     let tasks = setup.ranks();
+    let engine = engine::for_target(&p.engine);
     let mut warnings = Vec::new();
     let mut own = Vec::new();
     let mut status_items = None;
@@ -61,15 +63,15 @@ pub fn run(
         warnings.extend(f.warnings.iter().cloned());
         warnings.extend(pre.warnings);
         let quoted = format!("--tasks {tasks} {}", quote_args(&f.args));
-        let header = crate::mdtest::header(p, &shape, setup, quoted);
+        let header = crate::mdtest::header(p, &shape, setup, quoted, &*engine);
         own = crate::mdtest::sinks(p, header, f.text_output()?);
         if let Some(path) = &p.rank_details_csv {
             crate::mdtest::output::csv::write_header(path)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
         }
     }
-    let header_doc = crate::mdtest::header(p, &shape, setup, String::new());
-    let mut doc = crate::mdtest::document(p, &header_doc, &shape, status_items, setup);
+    let header_doc = crate::mdtest::header(p, &shape, setup, String::new(), &*engine);
+    let mut doc = crate::mdtest::document(p, &header_doc, &shape, status_items, setup, &*engine);
     doc.warnings = warnings;
     let plan = mdtest::Plan {
         params: p,

@@ -29,7 +29,7 @@ pub fn preflight(p: &MdWorkbenchParams, ranks: usize) -> Result<(), String> {
         return Ok(());
     }
     let info = engine::lookup(&p.engine.api).map_err(|e| format!("md-workbench: {e}"))?;
-    workload::mdworkbench::preflight::preflight(p, ranks as u64, info.caps.does_io)
+    workload::mdworkbench::preflight::preflight(p, ranks as u64, &*info.make(&p.engine, 0))
         .map(drop)
         .map_err(|e| format!("md-workbench: {e}"))
 }
@@ -48,7 +48,8 @@ pub fn run(
         let header = crate::mdworkbench::header(setup, quote_args(&f.args));
         own.push(crate::mdworkbench::sinks(p, header, f.text_output()?));
     }
-    let mut doc = crate::mdworkbench::document(p, checked.start, setup);
+    let engine = engine::for_target(&p.engine);
+    let mut doc = crate::mdworkbench::document(p, checked.start, setup, &*engine);
     doc.warnings = checked.warnings;
     let plan = mdworkbench::Plan {
         params: p,

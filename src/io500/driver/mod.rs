@@ -178,5 +178,5 @@ pub fn environment_of(data_dir: &str) -> results::Environment {
             break;
         }
     }
-    results::capture(Some(&p))
+    results::capture(Some((&engine::PosixEngine::new(false), &p)))
 }

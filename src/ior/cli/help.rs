@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use engine::{EngineInfo, EngineOption, OptValue};
+use engine::{EngineInfo, EngineOption};
 
 use super::options::{self, Arg, Group, OptSpec, Origin, Target, GROUPS, OPTIONS, REFUSED};
 
@@ -138,9 +138,11 @@ fn option_line(out: &mut String, o: &OptSpec) {
 fn engine_line(out: &mut String, e: &EngineInfo, o: &EngineOption) {
     let mut head = format!("      --{}", e.full_name(o));
     let mut default = String::new();
-    if let OptValue::Number(n) = o.default {
-        let _ = write!(head, " {}", o.meta);
-        default = format!(" (default {n})");
+    if o.takes_value() {
+        let _ = write!(head, " {}", o.placeholder());
+    }
+    if let Some(d) = o.default_text() {
+        default = format!(" (default {d})");
     }
     wrapped(
         out,

@@ -128,7 +128,7 @@ pub fn full_io500() -> RunResult {
         vec!["iogauge".into(), "io500".into(), "my config.ini".into()],
         "0.1.0",
     );
-    doc.environment = results::capture(Some(std::path::Path::new("/tmp")));
+    doc.environment = results::capture(None);
     doc.environment.target = Some(FsInfo {
         path: "/tmp/d".into(),
         fs_type: "lustre".into(),

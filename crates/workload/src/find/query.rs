@@ -105,6 +105,7 @@ mod tests {
         FileStat {
             size,
             is_dir: false,
+            kind: engine::FileKind::File,
             ctime_sec,
             ctime_nsec: 999_999_999,
         }

@@ -1,5 +1,6 @@
 //! A whole find on one rank: agree on the `-newer` reference, walk, combine the counters.
 
+use engine::Target;
 use std::path::PathBuf;
 
 use engine::Engine;
@@ -54,13 +55,12 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
         None => None,
         Some(path) => {
             let mine = if rank == 0 {
-                let st = ctx
-                    .engine
-                    .lstat(path)
-                    .map_err(|source| FindError::Reference {
+                let st = ctx.engine.lstat(Target::from(path)).map_err(|source| {
+                    FindError::Reference {
                         path: path.clone(),
                         source,
-                    })?;
+                    }
+                })?;
                 st.ctime_sec as u64
             } else {
                 0

@@ -8,6 +8,7 @@
 //! directory. The latency histogram holds one value per directory: the engine's `read_dir`
 //! (open, read every entry, close), not the stats that follow.
 
+use engine::Target;
 use std::ffi::OsStr;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
@@ -38,10 +39,10 @@ pub trait DirSource {
 
 impl<E: Engine + ?Sized> DirSource for E {
     fn read_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>> {
-        Engine::read_dir(self, path)
+        Engine::read_dir(self, Target::from(path))
     }
     fn lstat(&self, path: &Path) -> io::Result<FileStat> {
-        Engine::lstat(self, path)
+        Engine::lstat(self, Target::from(path))
     }
 }
 
@@ -253,6 +254,11 @@ mod tests {
         FileStat {
             size,
             is_dir,
+            kind: if is_dir {
+                engine::FileKind::Dir
+            } else {
+                engine::FileKind::File
+            },
             ctime_sec: 100,
             ctime_nsec: 0,
         }

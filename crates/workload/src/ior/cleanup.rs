@@ -9,6 +9,7 @@
 //! ends the job at once (MPI cannot wake its peers), so only a failure on rank 0 is cleaned,
 //! and only rank 0's files (docs/safety.md).
 
+use engine::Target;
 use std::io::ErrorKind;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -94,7 +95,7 @@ pub(crate) fn after_failure(p: &IorParams, ranks: &Ranks, made: &Made) -> Option
             continue;
         }
         let path = naming::test_file_path(p, rank as u64, rep);
-        match engine.remove(&path) {
+        match engine.remove(Target::from(&path)) {
             Ok(()) => {}
             Err(e) if e.kind() == ErrorKind::NotFound => {}
             Err(e) => left.push(format!(
@@ -107,7 +108,7 @@ pub(crate) fn after_failure(p: &IorParams, ranks: &Ranks, made: &Made) -> Option
     let dirs = std::mem::take(&mut *made.dirs.lock().unwrap_or_else(|e| e.into_inner()));
     for dir in dirs.iter().rev() {
         // Only if empty: a file in it is not this run's to delete.
-        let _ = engine.rmdir(dir);
+        let _ = engine.rmdir(Target::from(dir));
     }
     (!left.is_empty()).then(|| {
         format!(
@@ -139,7 +140,7 @@ pub(crate) fn remove_own_file(
         return Ok(());
     }
     let path = naming::test_file_path(p, rank, rep);
-    match engine.remove(&path) {
+    match engine.remove(Target::from(&path)) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(IorError::io("remove", &path, None, e)),

@@ -3,6 +3,7 @@
 //!
 //! The per-transfer loop itself is `mover`.
 
+use engine::Target;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -101,7 +102,7 @@ pub(crate) fn run_phase(
     } else if p.random_offset >= 2 {
         let size = ctx
             .engine
-            .file_size(&path)
+            .file_size(Target::from(&path))
             .map_err(|e| IorError::io("stat", &path, None, e))?;
         pattern = pattern.random_blocks(plan.offset_seed, size);
     }
@@ -160,7 +161,7 @@ pub(crate) fn run_phase(
     let open_start = now_ns();
     let file = ctx
         .engine
-        .open(&path, mode, &hints)
+        .open(Target::from(&path), mode, &hints)
         .map_err(|e| IorError::io("open", &path, None, e))?;
     let open_stop = now_ns();
     if p.intra_test_barriers {
@@ -262,7 +263,7 @@ pub(crate) fn run_phase(
     }
     let stat_size = if ctx.engine.caps().does_io && !removed {
         ctx.engine
-            .file_size(&path)
+            .file_size(Target::from(&path))
             .map_err(|e| IorError::io("stat", &path, None, e))?
     } else {
         0
@@ -296,7 +297,7 @@ pub(crate) fn run_phase(
 fn prepare_write_target(ctx: &Ctx, path: &std::path::Path, pretend: u64) -> Result<(), IorError> {
     let p = ctx.params;
     if let Some(dir) = naming::unique_dir(p, pretend) {
-        match ctx.engine.mkdir(&dir) {
+        match ctx.engine.mkdir(Target::from(&dir)) {
             Ok(()) => {
                 ctx.made.dir(dir.clone());
                 ctx.created_dirs.borrow_mut().push(dir);
@@ -307,7 +308,7 @@ fn prepare_write_target(ctx: &Ctx, path: &std::path::Path, pretend: u64) -> Resu
     }
     let owner = p.file_per_proc || ctx.comm.rank() == 0;
     if !p.use_existing_test_file && owner && ctx.engine.caps().does_io {
-        match ctx.engine.remove(path) {
+        match ctx.engine.remove(Target::from(path)) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(IorError::io("remove", path, None, e)),

@@ -3,11 +3,12 @@
 //! directories). Before each write without `-E` it removes the test files the command line
 //! names and creates them anew, and after the repetition it removes them unless `-k`; iogauge
 //! does the same, but only to regular files: any other kind of file at a test-file name (a
-//! directory, a symbolic link, a device) is refused here, before anything is touched.
+//! directory, a symbolic link, a device) is refused here, before anything is touched. The
+//! engine answers (`Engine::target_info`), so an engine without a POSIX namespace can too.
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+
+use engine::{Engine, FileKind, Target};
 
 use crate::file_kind::describe;
 use crate::ior::{naming, IorParams};
@@ -30,14 +31,6 @@ pub struct Preflight {
     pub replaced: Vec<PathBuf>,
 }
 
-fn writable(dir: &Path) -> bool {
-    let Ok(c) = CString::new(dir.as_os_str().as_bytes()) else {
-        return false;
-    };
-    // SAFETY: a valid NUL-terminated path; access(2) only reads it.
-    unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
-}
-
 /// The directory a test file lives in (for `-u`, the parent of the per-rank directory).
 fn home_dir(p: &IorParams, file: &Path) -> PathBuf {
     let parent = file.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -53,15 +46,16 @@ fn home_dir(p: &IorParams, file: &Path) -> PathBuf {
     }
 }
 
-/// `does_io`: false for engines that never touch files (the checks are skipped).
+/// Asks `engine` (rank 0's); one that never touches files (`Caps::does_io` false) skips
+/// the checks.
 pub fn preflight(
     p: &IorParams,
     tasks: u64,
     existing: Existing,
-    does_io: bool,
+    engine: &dyn Engine,
 ) -> Result<Preflight, String> {
     let mut out = Preflight::default();
-    if !does_io {
+    if !engine.caps().does_io {
         return Ok(out);
     }
     let writes = p.write_file;
@@ -75,22 +69,25 @@ pub fn preflight(
     for file in naming::all_test_files(p, tasks) {
         let dir = home_dir(p, &file);
         if !checked_dirs.contains(&dir) {
-            check_dir(p, &dir, writes)?;
+            check_dir(p, &dir, writes, engine)?;
             // What only the file system knows (O_DIRECT's alignment there).
             engine::check_target(&p.engine, &shape, &file, &dir)?;
             checked_dirs.push(dir);
         }
-        match std::fs::symlink_metadata(&file) {
-            Ok(m) if !m.file_type().is_file() => {
+        let at = engine
+            .target_info(Target::from(&file))
+            .map_err(|e| format!("-o {}: {}: {e}", p.test_file, file.display()))?;
+        match at.kind {
+            Some(kind) if kind != FileKind::File => {
                 return Err(format!(
                     "-o {}: {} is {}; iogauge reads, writes and replaces only regular files at \
                      the test-file names",
                     p.test_file,
                     file.display(),
-                    describe(m.file_type())
+                    describe(kind)
                 ));
             }
-            Ok(_) if writes && !p.use_existing_test_file => match existing {
+            Some(_) if writes && !p.use_existing_test_file => match existing {
                 Existing::Replace => out.replaced.push(file),
                 Existing::Refuse => {
                     return Err(format!(
@@ -100,14 +97,14 @@ pub fn preflight(
                     ))
                 }
             },
-            Ok(_) => {}
-            Err(_) if reads && !writes => {
+            Some(_) => {}
+            None if reads && !writes => {
                 return Err(format!(
                     "{} does not exist: nothing to read (add -w to write it first)",
                     file.display()
                 ));
             }
-            Err(_) => {}
+            None => {}
         }
     }
     if reads && !writes && !p.keep_file && p.repetitions > 1 && !p.multi_file {
@@ -122,25 +119,23 @@ pub fn preflight(
 }
 
 /// The directory of the test files exists, is a directory and, for a write, is writable.
-fn check_dir(p: &IorParams, dir: &Path, writes: bool) -> Result<(), String> {
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => {
-            return Err(format!(
-                "-o {}: {} is not a directory",
-                p.test_file,
-                dir.display()
-            ))
-        }
-        Err(_) => {
-            return Err(format!(
-                "-o {}: directory {} does not exist (create it first; iogauge, like IOR, does not create it)",
-                p.test_file,
-                dir.display()
-            ))
-        }
+fn check_dir(p: &IorParams, dir: &Path, writes: bool, engine: &dyn Engine) -> Result<(), String> {
+    let at = engine.target_info(Target::from(dir)).unwrap_or_default();
+    if !at.exists {
+        return Err(format!(
+            "-o {}: directory {} does not exist (create it first; iogauge, like IOR, does not create it)",
+            p.test_file,
+            dir.display()
+        ));
     }
-    if writes && !writable(dir) {
+    if !at.is_dir {
+        return Err(format!(
+            "-o {}: {} is not a directory",
+            p.test_file,
+            dir.display()
+        ));
+    }
+    if writes && !at.writable {
         return Err(format!(
             "-o {}: directory {} is not writable",
             p.test_file,
@@ -153,7 +148,12 @@ fn check_dir(p: &IorParams, dir: &Path, writes: bool) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::{DummyEngine, PosixEngine};
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
     use Existing::{Refuse, Replace};
+
+    static POSIX: PosixEngine = PosixEngine::new(false);
 
     fn params(o: &Path, fpp: bool) -> IorParams {
         IorParams {
@@ -168,10 +168,10 @@ mod tests {
     #[test]
     fn missing_directory_is_refused() {
         let p = params(Path::new("/nonexistent-iogauge/x/f"), true);
-        let e = preflight(&p, 2, Replace, true).unwrap_err();
+        let e = preflight(&p, 2, Replace, &POSIX).unwrap_err();
         assert!(e.contains("/nonexistent-iogauge/x does not exist"), "{e}");
         assert!(
-            preflight(&p, 2, Replace, false).is_ok(),
+            preflight(&p, 2, Replace, &DummyEngine::new(Default::default(), 0)).is_ok(),
             "dummy engines touch nothing"
         );
     }
@@ -182,13 +182,16 @@ mod tests {
         let f = d.path().join("f");
         std::fs::write(d.path().join("f.00000001"), b"x").unwrap();
         let mut p = params(&f, true);
-        let ok = preflight(&p, 2, Replace, true).unwrap();
+        let ok = preflight(&p, 2, Replace, &POSIX).unwrap();
         assert_eq!(ok.replaced, [d.path().join("f.00000001")]);
-        let e = preflight(&p, 2, Refuse, true).unwrap_err();
+        let e = preflight(&p, 2, Refuse, &POSIX).unwrap_err();
         assert!(e.contains("f.00000001 already exists"), "{e}");
         // -E writes into it: nothing is replaced.
         p.use_existing_test_file = true;
-        assert!(preflight(&p, 2, Refuse, true).unwrap().replaced.is_empty());
+        assert!(preflight(&p, 2, Refuse, &POSIX)
+            .unwrap()
+            .replaced
+            .is_empty());
     }
 
     #[test]
@@ -216,7 +219,7 @@ mod tests {
             for e_flag in [false, true] {
                 let mut p = params(&f, false);
                 p.use_existing_test_file = e_flag;
-                let e = preflight(&p, 2, Replace, true).unwrap_err();
+                let e = preflight(&p, 2, Replace, &POSIX).unwrap_err();
                 assert!(e.contains(kind) && e.contains("only regular files"), "{e}");
             }
         }
@@ -228,17 +231,17 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let mut p = params(&d.path().join("f"), false);
         p.write_file = false;
-        assert!(preflight(&p, 2, Replace, true)
+        assert!(preflight(&p, 2, Replace, &POSIX)
             .unwrap_err()
             .contains("does not exist"));
         std::fs::write(d.path().join("f"), b"x").unwrap();
-        let ok = preflight(&p, 2, Replace, true).unwrap();
+        let ok = preflight(&p, 2, Replace, &POSIX).unwrap();
         assert!(ok.warnings.is_empty() && ok.replaced.is_empty());
         p.repetitions = 2;
-        let e = preflight(&p, 2, Replace, true).unwrap_err();
+        let e = preflight(&p, 2, Replace, &POSIX).unwrap_err();
         assert!(e.contains("add -k"), "{e}");
         p.keep_file = true;
-        assert!(preflight(&p, 2, Replace, true).is_ok());
+        assert!(preflight(&p, 2, Replace, &POSIX).is_ok());
     }
 
     #[test]
@@ -246,6 +249,6 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let mut p = params(&d.path().join("f"), true);
         p.unique_dir = true;
-        assert!(preflight(&p, 3, Replace, true).is_ok());
+        assert!(preflight(&p, 3, Replace, &POSIX).is_ok());
     }
 }

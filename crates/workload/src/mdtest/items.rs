@@ -4,6 +4,7 @@
 //! gives several); within one, [`Order`] maps a position to an item number. A limit (stonewall
 //! or status file) keeps the first positions.
 
+use engine::Target;
 use std::path::Path;
 
 use super::ctx::Ctx;
@@ -201,7 +202,7 @@ pub(crate) fn rename_rotation(
         for i in 0..n {
             let result = if i == 0 {
                 ctx.engine
-                    .rename(cur.item(d0, k0), &parked)
+                    .rename(Target::from(cur.item(d0, k0)), Target::from(&parked))
                     .map_err(|e| MdError::io("rename", &parked, e))
             } else {
                 let (dp, kp) = at(i - 1);
@@ -213,7 +214,7 @@ pub(crate) fn rename_rotation(
                     cur.item(d, k)
                 };
                 ctx.engine
-                    .rename(from, to)
+                    .rename(Target::from(from), Target::from(to))
                     .map_err(|e| MdError::io("rename", from, e))
             };
             if ctx.absorb(result)?.is_none() {

@@ -3,10 +3,12 @@
 //! earlier run left is used as it is, as mdtest does (`leftover` handles what is in it); a
 //! test-directory name that is anything but a directory (a file, a symlink, a device) was not
 //! left by a run and is refused, and stat, read or remove need the test directories to exist.
+//! The engine answers (`target_info`, `lstat`); the `-x` status file is iogauge's own and is
+//! read from the local file system.
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+
+use engine::{Engine, FileKind, Target, TargetInfo};
 
 use super::naming::test_dir_name;
 use super::tree::Shape;
@@ -20,12 +22,9 @@ pub struct Preflight {
     pub status_items: Option<u64>,
 }
 
-fn writable(dir: &Path) -> bool {
-    let Ok(c) = CString::new(dir.as_os_str().as_bytes()) else {
-        return false;
-    };
-    // SAFETY: a valid NUL-terminated path; access(2) only reads it.
-    unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
+/// What `engine` says about `dir`; nothing there when it cannot say.
+fn facts(engine: &dyn Engine, dir: &Path) -> TargetInfo {
+    engine.target_info(Target::from(dir)).unwrap_or_default()
 }
 
 fn parent_of(dir: &Path) -> PathBuf {
@@ -45,30 +44,37 @@ fn verbs(p: &MdtestParams) -> &'static str {
     }
 }
 
-/// `does_io`: false for engines that touch no files (the directory checks are skipped).
-pub fn preflight(p: &MdtestParams, shape: &Shape, does_io: bool) -> Result<Preflight, String> {
+/// Asks `engine` (rank 0's); one that touches no files (`Caps::does_io` false) skips the
+/// directory checks.
+pub fn preflight(
+    p: &MdtestParams,
+    shape: &Shape,
+    engine: &dyn Engine,
+) -> Result<Preflight, String> {
     let mut out = Preflight::default();
     let create = p.phases.create;
     if let (Some(file), false) = (&p.status_file, create) {
         out.status_items = read_status(file, shape, &mut out.warnings)?;
     }
-    if !does_io {
+    if !engine.caps().does_io {
         return Ok(out);
     }
     for dir in &p.dirs {
-        match std::fs::metadata(dir) {
-            Ok(m) if m.is_dir() => {
-                if create && !writable(dir) {
+        let at = facts(engine, dir);
+        match at {
+            _ if at.is_dir => {
+                if create && !at.writable {
                     return Err(format!(
                         "-d {}: the directory is not writable",
                         dir.display()
                     ));
                 }
             }
-            Ok(_) => return Err(format!("-d {}: not a directory", dir.display())),
-            Err(_) if create => {
+            _ if at.exists => return Err(format!("-d {}: not a directory", dir.display())),
+            _ if create => {
                 let parent = parent_of(dir);
-                if !parent.is_dir() {
+                let above = facts(engine, &parent);
+                if !above.is_dir {
                     return Err(format!(
                         "-d {}: the parent directory {} does not exist (iogauge, like mdtest, \
                          creates only the last component)",
@@ -76,7 +82,7 @@ pub fn preflight(p: &MdtestParams, shape: &Shape, does_io: bool) -> Result<Prefl
                         parent.display()
                     ));
                 }
-                if !writable(&parent) {
+                if !above.writable {
                     return Err(format!(
                         "-d {}: cannot create it, {} is not writable",
                         dir.display(),
@@ -85,7 +91,7 @@ pub fn preflight(p: &MdtestParams, shape: &Shape, does_io: bool) -> Result<Prefl
                 }
                 continue;
             }
-            Err(_) => {
+            _ => {
                 return Err(format!(
                     "-d {} does not exist: nothing to {} (run a create phase first, e.g. -C)",
                     dir.display(),
@@ -93,26 +99,31 @@ pub fn preflight(p: &MdtestParams, shape: &Shape, does_io: bool) -> Result<Prefl
                 ))
             }
         }
-        check_test_dirs(p, shape, dir)?;
+        check_test_dirs(p, shape, dir, engine)?;
     }
     Ok(out)
 }
 
 /// Test directories must be real directories where they exist (an earlier run's are used as
 /// they are), and must exist for a run without a create phase.
-fn check_test_dirs(p: &MdtestParams, shape: &Shape, dir: &Path) -> Result<(), String> {
+fn check_test_dirs(
+    p: &MdtestParams,
+    shape: &Shape,
+    dir: &Path,
+    engine: &dyn Engine,
+) -> Result<(), String> {
     for iteration in 0..p.iterations {
         for l in 0..shape.loops {
             let t = dir.join(test_dir_name(iteration, l));
-            match std::fs::symlink_metadata(&t) {
-                Ok(m) if m.is_dir() => {}
+            match engine.lstat(Target::from(&t)) {
+                Ok(m) if m.kind == FileKind::Dir => {}
                 Ok(m) => {
                     return Err(format!(
                         "{} exists and is {}, not a directory: no mdtest run leaves that, and \
                          iogauge does not work through it (remove or rename it, or use another \
                          -d)",
                         t.display(),
-                        describe(m.file_type())
+                        describe(m.kind)
                     ))
                 }
                 Err(_) if p.phases.create => {}
@@ -169,7 +180,10 @@ fn read_status(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::{DummyEngine, PosixEngine};
     use plan::mdtest::Phases;
+
+    static POSIX: PosixEngine = PosixEngine::new(false);
 
     fn params(d: &Path, create: bool) -> (MdtestParams, Shape) {
         let p = MdtestParams {
@@ -189,31 +203,31 @@ mod tests {
     #[test]
     fn missing_parent_is_refused_and_dummy_skips() {
         let (p, s) = params(Path::new("/nonexistent-iogauge/a/md"), true);
-        let e = preflight(&p, &s, true).unwrap_err();
+        let e = preflight(&p, &s, &POSIX).unwrap_err();
         assert!(
             e.contains("parent directory /nonexistent-iogauge/a does not exist"),
             "{e}"
         );
-        assert!(preflight(&p, &s, false).is_ok());
+        assert!(preflight(&p, &s, &DummyEngine::new(Default::default(), 0)).is_ok());
     }
 
     #[test]
     fn an_earlier_runs_test_dir_is_used_and_stat_needs_one() {
         let d = tempfile::tempdir().unwrap();
         let (p, s) = params(d.path(), true);
-        assert!(preflight(&p, &s, true).is_ok());
+        assert!(preflight(&p, &s, &POSIX).is_ok());
         let (q, _) = params(d.path(), false);
-        let e = preflight(&q, &s, true).unwrap_err();
+        let e = preflight(&q, &s, &POSIX).unwrap_err();
         assert!(
             e.contains("test-dir.0-0 does not exist: nothing to stat"),
             "{e}"
         );
         std::fs::create_dir(d.path().join("test-dir.0-0")).unwrap();
-        assert!(preflight(&q, &s, true).is_ok());
+        assert!(preflight(&q, &s, &POSIX).is_ok());
         // mdtest goes on in a test directory that exists.
-        assert!(preflight(&p, &s, true).is_ok());
+        assert!(preflight(&p, &s, &POSIX).is_ok());
         let (q, _) = params(&d.path().join("missing"), false);
-        assert!(preflight(&q, &s, true)
+        assert!(preflight(&q, &s, &POSIX)
             .unwrap_err()
             .contains("does not exist: nothing to stat"));
     }
@@ -233,7 +247,7 @@ mod tests {
             make();
             for create in [true, false] {
                 let (p, s) = params(d.path(), create);
-                let e = preflight(&p, &s, true).unwrap_err();
+                let e = preflight(&p, &s, &POSIX).unwrap_err();
                 assert!(
                     e.contains(&format!(
                         "test-dir.0-0 exists and is {kind}, not a directory"
@@ -244,7 +258,7 @@ mod tests {
             std::fs::remove_file(&t).unwrap();
         }
         let (p, s) = params(d.path(), true);
-        assert!(preflight(&p, &s, true).is_ok());
+        assert!(preflight(&p, &s, &POSIX).is_ok());
     }
 
     #[test]
@@ -254,15 +268,21 @@ mod tests {
         let (mut p, s) = params(d.path(), false);
         let sw = d.path().join("sw");
         p.status_file = Some(sw.clone());
-        let pre = preflight(&p, &s, true).unwrap();
+        let pre = preflight(&p, &s, &POSIX).unwrap();
         assert_eq!((pre.status_items, pre.warnings.len()), (None, 1));
         std::fs::write(&sw, "7").unwrap();
-        assert_eq!(preflight(&p, &s, true).unwrap().status_items, Some(7));
+        assert_eq!(preflight(&p, &s, &POSIX).unwrap().status_items, Some(7));
         std::fs::write(&sw, "11").unwrap();
-        assert!(preflight(&p, &s, true)
+        assert!(preflight(&p, &s, &POSIX)
             .unwrap_err()
             .contains("holds 11 items per task"));
         std::fs::write(&sw, "x").unwrap();
-        assert_eq!(preflight(&p, &s, false).unwrap().warnings.len(), 1);
+        assert_eq!(
+            preflight(&p, &s, &DummyEngine::new(Default::default(), 0))
+                .unwrap()
+                .warnings
+                .len(),
+            1
+        );
     }
 }

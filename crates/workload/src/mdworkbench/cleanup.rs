@@ -1,6 +1,7 @@
 //! md-workbench's `run_cleanup`: per data set, the `-P` objects from the run's position, then
 //! the data set itself. Removal is by name, one unlink or rmdir each, never recursive.
 
+use engine::Target;
 use std::io::ErrorKind;
 
 use measure::now_ns;
@@ -26,7 +27,7 @@ pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64, sets: bool) -> Result<(
     for set in 0..p.data_sets {
         for index in start..start + count {
             let path = names.object(rank, set, index);
-            match e.remove(path) {
+            match e.remove(Target::from(path)) {
                 Ok(()) => {
                     o.counts.obj_delete.ok += 1;
                     o.rec.record(DELETE, 0);
@@ -45,7 +46,7 @@ pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64, sets: bool) -> Result<(
             continue;
         }
         let dir = set_dir(&p.dir, rank, set);
-        match e.rmdir(&dir) {
+        match e.rmdir(Target::from(&dir)) {
             Ok(()) => {
                 o.counts.dset_delete.ok += 1;
                 o.rec.record(RMDIR, 0);

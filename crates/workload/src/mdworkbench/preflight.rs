@@ -3,9 +3,12 @@
 //! without the precreate starts from. A name of this run's layout that is a file or a
 //! symbolic link was not left by a run and is refused; a data set an earlier precreate left
 //! is refused for a new precreate (md-workbench aborts on it) unless
-//! `--ignore-precreate-errors` counts the failed mkdir and reuses it.
+//! `--ignore-precreate-errors` counts the failed mkdir and reuses it. The engine answers
+//! about `-o` and the data sets; the run-info file is iogauge's own, on the local file system.
 
 use std::path::{Path, PathBuf};
+
+use engine::{Engine, FileKind, Target};
 
 use super::naming::set_dir;
 use super::status::{self, Position};
@@ -27,8 +30,13 @@ fn parent_of(dir: &Path) -> PathBuf {
     }
 }
 
-/// `does_io`: false for engines that touch no files (the directory checks are skipped).
-pub fn preflight(p: &MdWorkbenchParams, ranks: u64, does_io: bool) -> Result<Preflight, String> {
+/// Asks `engine` (rank 0's); one that touches no files (`Caps::does_io` false) skips the
+/// directory checks.
+pub fn preflight(
+    p: &MdWorkbenchParams,
+    ranks: u64,
+    engine: &dyn Engine,
+) -> Result<Preflight, String> {
     let mut out = Preflight::default();
     let ph = &p.phases;
     if !ph.precreate && (ph.benchmark || ph.cleanup) {
@@ -43,10 +51,10 @@ pub fn preflight(p: &MdWorkbenchParams, ranks: u64, does_io: bool) -> Result<Pre
     if let Some(s) = p.start_item {
         out.start.pos = s;
     }
-    if does_io {
-        check_dir(p)?;
-        if p.dir.is_dir() {
-            check_sets(p, ranks)?;
+    if engine.caps().does_io {
+        check_dir(p, engine)?;
+        if is_dir(engine, &p.dir) {
+            check_sets(p, ranks, engine)?;
         }
     }
     Ok(out)
@@ -65,15 +73,23 @@ pub fn run_info_dir(p: &MdWorkbenchParams) -> Result<(), String> {
     ))
 }
 
+/// `path` is a directory (a final symbolic link followed), as `engine` sees it.
+fn is_dir(engine: &dyn Engine, path: &Path) -> bool {
+    engine
+        .target_info(Target::from(path))
+        .is_ok_and(|at| at.is_dir)
+}
+
 /// `-o`: a directory, or (for a precreate) a name whose parent exists.
-fn check_dir(p: &MdWorkbenchParams) -> Result<(), String> {
+fn check_dir(p: &MdWorkbenchParams, engine: &dyn Engine) -> Result<(), String> {
     let dir = &p.dir;
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(format!("-o {}: not a directory", dir.display())),
-        Err(_) if p.phases.precreate => {
+    let at = engine.target_info(Target::from(dir)).unwrap_or_default();
+    match at {
+        _ if at.is_dir => Ok(()),
+        _ if at.exists => Err(format!("-o {}: not a directory", dir.display())),
+        _ if p.phases.precreate => {
             let parent = parent_of(dir);
-            if parent.is_dir() {
+            if is_dir(engine, &parent) {
                 Ok(())
             } else {
                 Err(format!(
@@ -84,7 +100,7 @@ fn check_dir(p: &MdWorkbenchParams) -> Result<(), String> {
                 ))
             }
         }
-        Err(_) => Err(format!(
+        _ => Err(format!(
             "-o {} does not exist: nothing to {} (run the precreate, -1, first)",
             dir.display(),
             if p.phases.benchmark {
@@ -98,19 +114,19 @@ fn check_dir(p: &MdWorkbenchParams) -> Result<(), String> {
 
 /// The data sets of every rank: real directories where they exist; absent for a precreate
 /// (unless `--ignore-precreate-errors`), present for a benchmark without one.
-fn check_sets(p: &MdWorkbenchParams, ranks: u64) -> Result<(), String> {
+fn check_sets(p: &MdWorkbenchParams, ranks: u64, engine: &dyn Engine) -> Result<(), String> {
     let ph = &p.phases;
     for rank in 0..ranks {
         for set in 0..p.data_sets {
             let d = set_dir(&p.dir, rank, set);
-            match std::fs::symlink_metadata(&d) {
-                Ok(m) if !m.is_dir() => {
+            match engine.lstat(Target::from(&d)) {
+                Ok(m) if m.kind != FileKind::Dir => {
                     return Err(format!(
                         "{} exists and is {}, not a data set directory: no md-workbench run \
                          leaves that, and iogauge does not work through it (remove it or use \
                          another -o)",
                         d.display(),
-                        describe(m.file_type())
+                        describe(m.kind)
                     ))
                 }
                 Ok(_) if ph.precreate && !p.ignore_precreate_errors => {
@@ -138,7 +154,10 @@ fn check_sets(p: &MdWorkbenchParams, ranks: u64) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::{DummyEngine, PosixEngine};
     use plan::mdworkbench::Phases;
+
+    static POSIX: PosixEngine = PosixEngine::new(false);
 
     fn only(precreate: bool, benchmark: bool, cleanup: bool) -> Phases {
         Phases {
@@ -157,30 +176,30 @@ mod tests {
             run_info_file: t.path().join("st"),
             ..Default::default()
         };
-        assert_eq!(preflight(&p, 2, true).unwrap().start, Position::default());
+        assert_eq!(preflight(&p, 2, &POSIX).unwrap().start, Position::default());
         p.dir = t.path().join("no/out");
-        assert!(preflight(&p, 2, true)
+        assert!(preflight(&p, 2, &POSIX)
             .unwrap_err()
             .contains("parent directory"));
         assert!(
-            preflight(&p, 2, false).is_ok(),
+            preflight(&p, 2, &DummyEngine::new(Default::default(), 0)).is_ok(),
             "no directory checks for DUMMY"
         );
         p.dir = t.path().join("out");
         std::fs::create_dir_all(p.dir.join("1_1")).unwrap();
-        assert!(preflight(&p, 2, true)
+        assert!(preflight(&p, 2, &POSIX)
             .unwrap_err()
             .contains("1_1: the data set exists"));
         p.ignore_precreate_errors = true;
-        assert!(preflight(&p, 2, true).is_ok());
+        assert!(preflight(&p, 2, &POSIX).is_ok());
         std::fs::write(p.dir.join("0_0"), b"").unwrap();
-        assert!(preflight(&p, 2, true)
+        assert!(preflight(&p, 2, &POSIX)
             .unwrap_err()
             .contains("is a regular file"));
         std::fs::remove_file(p.dir.join("0_0")).unwrap();
 
         p.phases = only(false, true, false);
-        assert!(preflight(&p, 2, true)
+        assert!(preflight(&p, 2, &POSIX)
             .unwrap_err()
             .starts_with("--run-info-file"));
         status::write(
@@ -191,13 +210,13 @@ mod tests {
             },
         )
         .unwrap();
-        assert!(preflight(&p, 2, true)
+        assert!(preflight(&p, 2, &POSIX)
             .unwrap_err()
             .contains("0_0: no such data set"));
         std::fs::create_dir_all(p.dir.join("0_0")).unwrap();
         std::fs::create_dir_all(p.dir.join("0_1")).unwrap();
         std::fs::create_dir_all(p.dir.join("1_0")).unwrap();
-        let pre = preflight(&p, 2, true).unwrap();
+        let pre = preflight(&p, 2, &POSIX).unwrap();
         assert_eq!(
             pre.start,
             Position {
@@ -206,10 +225,10 @@ mod tests {
             }
         );
         p.start_item = Some(3);
-        assert_eq!(preflight(&p, 2, true).unwrap().start.pos, 3);
+        assert_eq!(preflight(&p, 2, &POSIX).unwrap().start.pos, 3);
         p.phases = only(false, false, true);
         p.dir = t.path().join("gone");
-        assert!(preflight(&p, 2, true)
+        assert!(preflight(&p, 2, &POSIX)
             .unwrap_err()
             .contains("nothing to clean up"));
         p.phases = only(true, false, false);

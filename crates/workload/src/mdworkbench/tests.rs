@@ -13,7 +13,7 @@ use super::{run, Plan};
 use crate::session::{Finished, Session};
 
 fn go(p: &MdWorkbenchParams, ranks: usize) -> Finished<super::PhaseOutcome> {
-    let pre = preflight(p, ranks as u64, true).expect("preflight");
+    let pre = preflight(p, ranks as u64, &engine::PosixEngine::new(false)).expect("preflight");
     let params = Parameters::MdWorkbench(MdWorkbenchParameters {
         plan: p.clone(),
         resolved: Default::default(),

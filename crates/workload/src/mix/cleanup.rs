@@ -8,6 +8,7 @@
 //! is missing is skipped (a create that failed part-way may or may not have left its file),
 //! and an error on one name does not stop the others.
 
+use engine::Target;
 use std::io;
 
 use measure::now_ns;
@@ -42,12 +43,13 @@ fn remove_all(
     let (files, _) = t.existing();
     for id in files {
         let p = t.file_path(0, id);
-        e.remove(p).map_err(|err| MixError::io("unlink", p, err))?;
+        e.remove(Target::from(p))
+            .map_err(|err| MixError::io("unlink", p, err))?;
         o.tally.done[MixOp::Unlink as usize] += 1;
         o.rec.record(MixOp::Unlink as usize, 0);
     }
     for p in dirs(t) {
-        match e.rmdir(&p) {
+        match e.rmdir(Target::from(&p)) {
             Ok(()) => {
                 o.tally.done[MixOp::Rmdir as usize] += 1;
                 o.rec.record(MixOp::Rmdir as usize, 0);
@@ -95,7 +97,7 @@ pub(crate) fn after_failure(ctx: &Ctx, t: &mut RankTree) -> Result<Vec<String>, 
     let (files, _) = t.existing();
     for id in files {
         let p = t.file_path(0, id);
-        match e.remove(p) {
+        match e.remove(Target::from(p)) {
             Err(err) if err.kind() != io::ErrorKind::NotFound => notes.push(format!(
                 "unlink {}: {}",
                 p.display(),
@@ -105,7 +107,7 @@ pub(crate) fn after_failure(ctx: &Ctx, t: &mut RankTree) -> Result<Vec<String>, 
         }
     }
     for p in dirs(t) {
-        match e.rmdir(&p) {
+        match e.rmdir(Target::from(&p)) {
             Err(err) if err.kind() != io::ErrorKind::NotFound => notes.push(kept_dir(&p, &err)),
             _ => {}
         }

@@ -3,6 +3,7 @@
 //! when no file is left, an rmdir with no empty directory) runs as a create or a mkdir and is
 //! counted as substituted, so the schedule's operation count stays what was requested.
 
+use engine::Target;
 use engine::{Engine, OpenHints, OpenMode};
 use plan::mix::MixOp;
 
@@ -57,7 +58,7 @@ pub(crate) fn perform(
         MixOp::Create => {
             let id = t.new_file(rng);
             let p = t.file_path(0, id);
-            let made = e.create_file(p, &b.file);
+            let made = e.create_file(Target::from(p), &b.file);
             // Counted also when the create failed part-way (a full file system): the file
             // may exist, and the clean-up after a failure skips it where it does not.
             t.added_file(id);
@@ -67,21 +68,24 @@ pub(crate) fn perform(
         MixOp::OpenRead => {
             let p = t.file_path(0, id);
             let n = e
-                .read_file(p, &mut b.io)
+                .read_file(Target::from(p), &mut b.io)
                 .map_err(|err| MixError::io("open-read", p, err))?;
             done(op, n as u64)
         }
         MixOp::OpenWrite => {
             let p = t.file_path(0, id);
             let io = |err| MixError::io("open-write", p, err);
-            let mut f = e.open(p, OpenMode::CreateKeep, &b.hints).map_err(io)?;
+            let mut f = e
+                .open(Target::from(p), OpenMode::CreateKeep, &b.hints)
+                .map_err(io)?;
             let n = f.write_at(&b.io, 0).map_err(io)?;
             f.close().map_err(io)?;
             done(op, n as u64)
         }
         MixOp::Stat => {
             let p = t.file_path(0, id);
-            e.stat(p).map_err(|err| MixError::io("stat", p, err))?;
+            e.stat(Target::from(p))
+                .map_err(|err| MixError::io("stat", p, err))?;
             done(op, 0)
         }
         MixOp::Chmod => {
@@ -92,35 +96,37 @@ pub(crate) fn perform(
                 0o644
             };
             let p = t.file_path(0, id);
-            e.chmod(p, mode)
+            e.chmod(Target::from(p), mode)
                 .map_err(|err| MixError::io("chmod", p, err))?;
             done(op, 0)
         }
         MixOp::Rename => {
             let to = t.renamed(id);
             let (from, dest) = t.file_pair(id, to);
-            e.rename(from, dest)
+            e.rename(Target::from(from), Target::from(dest))
                 .map_err(|err| MixError::io("rename", from, err))?;
             t.moved_file(index, to);
             done(op, 0)
         }
         MixOp::Unlink => {
             let p = t.file_path(0, id);
-            e.remove(p).map_err(|err| MixError::io("unlink", p, err))?;
+            e.remove(Target::from(p))
+                .map_err(|err| MixError::io("unlink", p, err))?;
             t.removed_file(index);
             done(op, 0)
         }
         MixOp::Readdir => {
             let j = t.pick_dir(rng);
             let p = t.data_dir(j);
-            e.read_dir(p)
+            e.read_dir(Target::from(p))
                 .map_err(|err| MixError::io("readdir", p, err))?;
             done(op, 0)
         }
         MixOp::Mkdir => {
             let id = t.new_empty();
             let p = t.empty_path(id);
-            e.mkdir(p).map_err(|err| MixError::io("mkdir", p, err))?;
+            e.mkdir(Target::from(p))
+                .map_err(|err| MixError::io("mkdir", p, err))?;
             t.added_empty(id);
             done(op, 0)
         }
@@ -133,7 +139,8 @@ pub(crate) fn perform(
                 });
             };
             let p = t.empty_path(id);
-            e.rmdir(p).map_err(|err| MixError::io("rmdir", p, err))?;
+            e.rmdir(Target::from(p))
+                .map_err(|err| MixError::io("rmdir", p, err))?;
             t.removed_empty(i);
             done(op, 0)
         }

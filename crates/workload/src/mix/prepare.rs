@@ -4,6 +4,7 @@
 //! ends the making early (one relaxed load per item), and so does an I/O error, which the
 //! rank keeps for the agreement at the phase's end.
 
+use engine::Target;
 use measure::now_ns;
 use plan::mix::MixOp;
 use results::Operation;
@@ -35,7 +36,7 @@ fn make(ctx: &Ctx, t: &mut RankTree, o: &mut Open, data: &[u8]) -> Result<(), Mi
     let e = ctx.engine;
     let shape = ctx.params.mix.tree;
     let root = t.root().to_path_buf();
-    e.mkdir(&root)
+    e.mkdir(Target::from(&root))
         .map_err(|err| MixError::io("mkdir", &root, err))?;
     t.made_root = true;
     made(o, MixOp::Mkdir, 0);
@@ -45,7 +46,8 @@ fn make(ctx: &Ctx, t: &mut RankTree, o: &mut Open, data: &[u8]) -> Result<(), Mi
             return Ok(());
         }
         let p = t.data_dir(j);
-        e.mkdir(p).map_err(|err| MixError::io("mkdir", p, err))?;
+        e.mkdir(Target::from(p))
+            .map_err(|err| MixError::io("mkdir", p, err))?;
         t.made_dirs = j + 1;
         made(o, MixOp::Mkdir, 0);
     }
@@ -56,7 +58,7 @@ fn make(ctx: &Ctx, t: &mut RankTree, o: &mut Open, data: &[u8]) -> Result<(), Mi
             }
             let id = t.prepared_id(j, n);
             let p = t.file_path(0, id);
-            let r = e.create_file(p, data);
+            let r = e.create_file(Target::from(p), data);
             // Noted also when it failed part-way: the clean-up skips it where it is missing.
             t.added_file(id);
             r.map_err(|err| MixError::io("create", t.file_path(0, id), err))?;
@@ -69,7 +71,8 @@ fn make(ctx: &Ctx, t: &mut RankTree, o: &mut Open, data: &[u8]) -> Result<(), Mi
         }
         let id = t.new_empty();
         let p = t.empty_path(id);
-        e.mkdir(p).map_err(|err| MixError::io("mkdir", p, err))?;
+        e.mkdir(Target::from(p))
+            .map_err(|err| MixError::io("mkdir", p, err))?;
         t.added_empty(id);
         made(o, MixOp::Mkdir, 0);
     }

@@ -6,6 +6,7 @@
 //! with "rank N: <error>" and status 1.
 
 use engine::OpenHints;
+use engine::Target;
 use exec::{CommError, Ranks};
 use plan::mix::{show_ns, MixParams};
 use results::mix::summaries;
@@ -78,7 +79,7 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {
     let p = ctx.params;
     let is_root = ctx.rank() == 0;
     if is_root && made_dir {
-        let made = ctx.engine.mkdir(&p.dir);
+        let made = ctx.engine.mkdir(Target::from(&p.dir));
         ctx.absorb(made.map_err(|e| MixError::io("mkdir", &p.dir, e)))?;
     }
     let mut tree = RankTree::new(&p.dir, ctx.rank(), &p.mix.tree);
@@ -151,7 +152,7 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {
         )?);
     }
     if is_root && made_dir {
-        if let Err(e) = ctx.engine.rmdir(&p.dir) {
+        if let Err(e) = ctx.engine.rmdir(Target::from(&p.dir)) {
             // NotFound: the mkdir of DIR itself failed.
             if e.kind() != std::io::ErrorKind::NotFound {
                 ctx.report.warning(&format!(

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use engine::{Engine, FileKind, Target};
 use plan::mix::MixParams;
 
 use super::tree::rank_dir;
@@ -76,15 +77,19 @@ pub fn validate(p: &MixParams, ranks: usize) -> Result<Vec<String>, String> {
     Ok(warnings)
 }
 
-/// Checks `--dir` for `ranks` ranks: it is a directory that holds none of the ranks' trees,
-/// or it does not exist and its parent does (then the run makes it, and removes it after).
-/// Returns whether the run makes it.
-pub fn preflight(dir: &Path, ranks: usize) -> Result<bool, String> {
-    match std::fs::symlink_metadata(dir) {
-        Ok(m) if m.is_dir() => {
+/// Checks `--dir` for `ranks` ranks through `engine` (rank 0's): it is a directory that holds
+/// none of the ranks' trees, or it does not exist and its parent does (then the run makes it,
+/// and removes it after). Returns whether the run makes it. An engine that touches no files
+/// (`Caps::does_io` false) has nothing to check; the run makes the directory through it.
+pub fn preflight(dir: &Path, ranks: usize, engine: &dyn Engine) -> Result<bool, String> {
+    if !engine.caps().does_io {
+        return Ok(true);
+    }
+    match engine.lstat(Target::from(dir)) {
+        Ok(m) if m.kind == FileKind::Dir => {
             for r in 0..ranks as u64 {
                 let own = rank_dir(dir, r);
-                if own.symlink_metadata().is_ok() {
+                if engine.lstat(Target::from(&own)).is_ok() {
                     return Err(format!(
                         "--dir {}: {} already exists (an earlier run's tree?); remove it or \
                          choose another --dir",
@@ -101,7 +106,8 @@ pub fn preflight(dir: &Path, ranks: usize) -> Result<bool, String> {
                 .parent()
                 .filter(|p| !p.as_os_str().is_empty())
                 .unwrap_or(Path::new("."));
-            if parent.is_dir() {
+            let above = engine.target_info(Target::from(parent));
+            if above.is_ok_and(|at| at.is_dir) {
                 Ok(true)
             } else {
                 Err(format!(
@@ -171,13 +177,19 @@ mod tests {
     #[test]
     fn dirs() {
         let d = tempfile::tempdir().unwrap();
-        assert_eq!(preflight(d.path(), 2), Ok(false));
-        assert_eq!(preflight(&d.path().join("new"), 2), Ok(true));
-        assert!(preflight(&d.path().join("a/b"), 2).is_err());
+        let e = &engine::PosixEngine::new(false);
+        assert_eq!(preflight(d.path(), 2, e), Ok(false));
+        assert_eq!(preflight(&d.path().join("new"), 2, e), Ok(true));
+        assert!(preflight(&d.path().join("a/b"), 2, e).is_err());
         std::fs::create_dir(d.path().join("r1")).unwrap();
-        assert!(preflight(d.path(), 2)
+        assert!(preflight(d.path(), 2, e)
             .unwrap_err()
             .contains("already exists"));
-        assert_eq!(preflight(d.path(), 1), Ok(false));
+        assert_eq!(preflight(d.path(), 1, e), Ok(false));
+        let f = d.path().join("f");
+        std::fs::write(&f, b"").unwrap();
+        assert!(preflight(&f, 1, e).unwrap_err().contains("not a directory"));
+        let dummy = &engine::DummyEngine::new(Default::default(), 0);
+        assert_eq!(preflight(&d.path().join("a/b"), 2, dummy), Ok(true));
     }
 }

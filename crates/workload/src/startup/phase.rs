@@ -7,6 +7,7 @@
 //! of different nodes are compared. Per operation one clock read and one histogram record
 //! (`Recorder::record`): the end of one operation is the start of the next.
 
+use engine::Target;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -208,12 +209,12 @@ fn read_tree(
             break;
         }
         ctx.engine
-            .stat(path)
+            .stat(Target::from(path))
             .map_err(|e| StartupError::io("stat", path, e))?;
         rec.record(STAT, 0);
         let n = ctx
             .engine
-            .read_whole(path, buf)
+            .read_whole(Target::from(path), buf)
             .map_err(|e| StartupError::io("read", path, e))?;
         rec.record(LOAD, n);
         r.files += 1;
@@ -238,7 +239,7 @@ fn read_common(
     };
     let e = ctx.engine;
     let size = e
-        .stat(path)
+        .stat(Target::from(path))
         .map_err(|err| StartupError::io("stat", path, err))?
         .size;
     rec.record(STAT, 0);
@@ -247,7 +248,7 @@ fn read_common(
         rank: ctx.comm.rank(),
     };
     let mut f = e
-        .open(path, OpenMode::ReadOnly, &hints)
+        .open(Target::from(path), OpenMode::ReadOnly, &hints)
         .map_err(|err| StartupError::io("open", path, err))?;
     rec.record(OPEN, 0);
     let mut at = 0;

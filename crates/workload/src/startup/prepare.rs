@@ -5,6 +5,7 @@
 //! rmdir each and never recursively; a directory that holds something else stays, with a
 //! warning.
 
+use engine::Target;
 use std::path::{Path, PathBuf};
 
 use engine::{Engine, OpenHints, OpenMode};
@@ -51,7 +52,7 @@ pub fn make(
             let path = root.join(f);
             // Every file's bytes differ (no deduplication makes the tree smaller).
             pattern.stamp(&mut data, (i as u64) << 32);
-            e.create_file(&path, &data[..*size as usize])
+            e.create_file(Target::from(&path), &data[..*size as usize])
                 .map_err(|err| StartupError::io("create", &path, err))?;
             made.files.push(path);
         }
@@ -63,7 +64,7 @@ pub fn make(
 }
 
 fn mkdir(e: &dyn Engine, path: &Path, made: &mut Made) -> Result<(), StartupError> {
-    e.mkdir(path)
+    e.mkdir(Target::from(path))
         .map_err(|err| StartupError::io("mkdir", path, err))?;
     made.dirs.push(path.to_path_buf());
     Ok(())
@@ -82,7 +83,9 @@ fn write_common(
         file_size: p.common_size,
         rank: 0,
     };
-    let mut f = e.open(path, OpenMode::CreateTruncate, &hints).map_err(io)?;
+    let mut f = e
+        .open(Target::from(path), OpenMode::CreateTruncate, &hints)
+        .map_err(io)?;
     made.files.push(path.to_path_buf());
     let mut buf = vec![0u8; p.transfer_size.min(p.common_size) as usize];
     pattern.fill(&mut buf);
@@ -103,13 +106,13 @@ pub fn remove(e: &dyn Engine, made: &Made) -> Vec<String> {
         .files
         .iter()
         .rev()
-        .filter(|f| e.remove(f).is_err())
+        .filter(|f| e.remove(Target::from(*f)).is_err())
         .collect();
     let kept: Vec<&PathBuf> = made
         .dirs
         .iter()
         .rev()
-        .filter(|d| e.rmdir(d).is_err())
+        .filter(|d| e.rmdir(Target::from(*d)).is_err())
         .collect();
     let mut out = Vec::new();
     if let Some(first) = failed.first() {

@@ -3,6 +3,7 @@
 //! file read; then rank 0 removes exactly what it made, also after a failure or a signal
 //! (the ranks agree after the preparation and after each phase, `crate::stop`).
 
+use engine::Target;
 use std::collections::HashMap;
 
 use engine::{Engine, PosixEngine};
@@ -116,7 +117,7 @@ fn prepare_and_list(
     let common_bytes = match p.common_path() {
         Some(path) => {
             engine
-                .stat(&path)
+                .stat(Target::from(&path))
                 .map_err(|e| format!("stat {}: {e}", path.display()))?
                 .size
         }

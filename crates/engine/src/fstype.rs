@@ -40,11 +40,6 @@ pub fn name_of_magic(magic: u64) -> Option<&'static str> {
     MAGICS.iter().find(|(m, _)| *m == magic).map(|(_, n)| *n)
 }
 
-/// `0x` and eight hex digits, as the magic numbers are usually written.
-pub fn magic_hex(magic: u64) -> String {
-    format!("{magic:#010x}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,6 +49,5 @@ mod tests {
         assert_eq!(name_of_magic(0x0102_1994), Some("tmpfs"));
         assert_eq!(name_of_magic(0x0BD0_0BD0), Some("lustre"));
         assert_eq!(name_of_magic(0x1234_5678), None);
-        assert_eq!(magic_hex(0xEF53), "0x0000ef53");
     }
 }
