@@ -103,8 +103,10 @@ mod tests {
 
     /// An IOR run with one write phase of `bytes` over `total_s`, its test file at `file`.
     fn run(file: &str, bytes: u64, total_s: f64) -> RunResult {
-        let mut params = plan::ior::IorParams::default();
-        params.test_file = file.to_string();
+        let params = plan::ior::IorParams {
+            test_file: file.to_string(),
+            ..Default::default()
+        };
         let mut doc = RunResult::new(Parameters::Ior(params), vec!["ior".into()], "0.1.0");
         let mut p = PhaseResult::new(Operation::Write, 0);
         p.bytes = bytes;
