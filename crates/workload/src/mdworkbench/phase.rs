@@ -224,14 +224,8 @@ fn tally_warnings(missing: &Tally, kept: &Tally) -> Vec<String> {
     out
 }
 
-/// Waits `ns` (md-workbench's `mdw_wait`): spins below 10 ms, sleeps above.
+/// Waits `ns` (md-workbench's `mdw_wait`): spins below 10 ms, sleeps above; a signal ends a
+/// sleep early.
 pub(crate) fn wait(ns: u64) {
-    if ns < 10_000_000 {
-        let end = now_ns().saturating_add(ns);
-        while now_ns() < end {
-            std::hint::spin_loop();
-        }
-    } else {
-        std::thread::sleep(std::time::Duration::from_nanos(ns));
-    }
+    exec::interrupt::wait_until(now_ns().saturating_add(ns), now_ns, 10_000_000);
 }

@@ -174,24 +174,7 @@ pub(crate) fn close(
 }
 
 /// Waits until `due` on the `now_ns` clock and returns the clock then: sleeps while more than
-/// 200 us remain (the ranks may share cores), then spins. A signal ends the wait early: the
-/// sleeps last at most a poll interval (`exec::interrupt::POLL_NS`) and the flag is looked at
-/// between them.
+/// 200 us remain (the ranks may share cores), then spins; a signal ends the wait early.
 pub(crate) fn wait_until(due: u64) -> u64 {
-    loop {
-        let now = now_ns();
-        if now >= due {
-            return now;
-        }
-        let left = due - now;
-        if left > 200_000 {
-            if exec::interrupt::requested() {
-                return now;
-            }
-            let nap = (left - 100_000).min(exec::interrupt::POLL_NS);
-            std::thread::sleep(std::time::Duration::from_nanos(nap));
-        } else {
-            std::hint::spin_loop();
-        }
-    }
+    exec::interrupt::wait_until(due, now_ns, 200_000)
 }
