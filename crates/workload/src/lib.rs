@@ -15,6 +15,7 @@ pub mod ior;
 pub mod mdtest;
 pub mod mdworkbench;
 pub mod mix;
+pub mod reduce;
 pub mod rng;
 pub mod session;
 pub mod startup;
