@@ -7,6 +7,7 @@
 //! `find` is the parallel find with pfind's semantics (IO500's find phase).
 //! `startup` is an application's start: every rank reads the same tree of small files and/or one large file.
 
+mod bracket;
 pub mod cache;
 mod file_kind;
 pub mod find;

@@ -10,10 +10,10 @@ use super::counts::Counts;
 use super::pool::DirPool;
 use super::query::{Matcher, Query};
 use super::walk::{Lister, Walker};
+use crate::bracket;
 use crate::reduce::{self, RankReport, WireError};
 use crate::session::{Session, INTERVAL_NS};
 pub use results::find::{FindOutcome, RankCounts};
-use results::sink::PhaseStart;
 use results::Operation;
 
 /// What a rank needs to take part.
@@ -77,22 +77,15 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
         let caps = ctx.engine.caps();
         page_cache = crate::cache::before_phase(session, comm, caps, None, true)?;
     }
-    if let (0, Some(session)) = (rank, ctx.session) {
-        // Before the barrier, so no sink runs while other ranks walk.
-        session.hub().phase_start(&PhaseStart {
-            operation: Operation::Find,
-            iteration: 0,
-            io500_phase: None,
-            ranks: comm.size(),
-            expect: Default::default(),
-        });
-    }
-    comm.barrier()?;
-    let start_ns = now_ns();
     let rec = match ctx.session {
-        Some(s) => s.recorder(ctx.slot, 1),
+        Some(s) => {
+            let start = bracket::start(Operation::Find, 0, comm.size(), Default::default());
+            bracket::prepare(s, comm, ctx.slot, 1, Some(start))
+        }
         None => Recorder::new(1, INTERVAL_NS),
     };
+    comm.barrier()?;
+    let start_ns = now_ns();
     let mut w = Walker::new(rank, ctx.engine, ctx.pool, &matcher, ctx.list, rec);
     w.run();
     let end_ns = now_ns();

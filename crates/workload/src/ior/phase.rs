@@ -13,6 +13,7 @@ use measure::{now_ns, secs, IntervalSeries, LatencyHistogram};
 use results::sink::Expect;
 use results::PageCache;
 
+use crate::bracket;
 use crate::cache::{before_phase, first_on_node, ReadSet};
 use crate::ior::cleanup;
 use crate::ior::ctx::Ctx;
@@ -128,24 +129,18 @@ pub(crate) fn run_phase(
         }
     };
 
-    // The recorder is allocated (and its pages touched) outside every timed window.
-    let mut rec = session.recorder(ctx.slot, 1);
-    if rank == 0 {
-        // Before the barrier, so no sink runs while other ranks are in the timed window.
-        let access = match plan.mode {
-            Mode::Write => Some(Access::Write),
-            Mode::Read => Some(Access::Read),
-            Mode::Check => None,
-        };
-        if let Some(a) = access {
-            let ex = expect(p, tasks, plan.pair_limit);
-            ctx.report
-                .phase_start(a, plan.iteration, tasks as usize, ex);
-        }
-    }
-    // The barrier before open; rank 0's clock becomes the epoch of the interval series.
-    let epoch = comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    let access = match plan.mode {
+        Mode::Write => Some(Access::Write),
+        Mode::Read => Some(Access::Read),
+        Mode::Check => None,
+    };
+    let start = access.map(|a| {
+        let ex = expect(p, tasks, plan.pair_limit);
+        bracket::start(a.operation(), plan.iteration, tasks as usize, ex)
+    });
+    let mut rec = bracket::prepare(session, comm, ctx.slot, 1, start);
+    // IOR's barrier before open; rank 0's clock becomes the epoch of the interval series.
+    bracket::epoch(comm, &mut rec)?;
     let mode = if plan.mode == Mode::Write {
         OpenMode::CreateKeep
     } else {

@@ -11,6 +11,7 @@ use results::{Operation, PageCache};
 
 use super::ctx::Ctx;
 use super::error::MdError;
+use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
 use crate::reduce::{self, RankReport, Verify};
 
@@ -62,16 +63,10 @@ pub(crate) fn open_with(
 ) -> Result<Open, MdError> {
     let session = ctx.report.session;
     let page_cache = before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?;
-    // Made before the clock starts: a new histogram writes its whole count array (~0.3 ms).
-    let mut rec = session.recorder(ctx.slot, 1);
     let cleanup = ctx.cleaning();
-    if ctx.rank() == 0 && !cleanup {
-        // Before the barrier, so no sink runs while other ranks are in the timed window.
-        ctx.report
-            .phase_start(op, iteration, ctx.tasks() as usize, expect);
-    }
-    let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    let event = bracket::start(op, iteration, ctx.tasks() as usize, expect);
+    let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, 1, (!cleanup).then_some(event));
+    bracket::epoch(ctx.comm, &mut rec)?;
     let mut start = now_ns();
     if unique_setup {
         ctx.comm.barrier()?;

@@ -8,11 +8,13 @@
 
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use results::mdworkbench::{Counts, OpCount, Quantiles, RankOutcome, StonewallOutcome, KINDS};
+use results::sink::Expect;
 use results::Operation;
 
 use super::ctx::Ctx;
 use super::error::MdwbError;
 use super::outcome::{PhaseOutcome, VerifyOutcome};
+use crate::bracket;
 use crate::reduce::{self, RankReport, Verify, WireError};
 
 /// A phase in progress on this rank.
@@ -33,22 +35,18 @@ pub(crate) fn open(
     iteration: u32,
     waiting_factor: f64,
 ) -> Result<Open, MdwbError> {
-    // Made before the clock starts: new histograms write their whole count arrays.
-    let mut rec = ctx.report.session.recorder(ctx.slot, KINDS.len());
+    let session = ctx.report.session;
+    // Only the benchmark phase stops at the stonewall (-w).
+    let wall = if op == Operation::Benchmark {
+        ctx.params.stonewall_s
+    } else {
+        0.0
+    };
+    let event = bracket::start(op, iteration, ctx.ranks() as usize, expect(wall));
     // The removal after a failure is neither timed nor reported.
-    if ctx.rank() == 0 && !ctx.failing.get() {
-        // Before the barrier, so no sink runs while other ranks are in the timed window.
-        // Only the benchmark phase stops at the stonewall (-w).
-        let wall = if op == Operation::Benchmark {
-            ctx.params.stonewall_s
-        } else {
-            0.0
-        };
-        ctx.report
-            .phase_start(op, iteration, ctx.ranks() as usize, wall);
-    }
-    let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    let event = (!ctx.failing.get()).then_some(event);
+    let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, KINDS.len(), event);
+    bracket::epoch(ctx.comm, &mut rec)?;
     let start = now_ns();
     rec.start(start);
     Ok(Open {
@@ -234,6 +232,14 @@ fn notes(n: &[String]) -> Result<[Option<String>; 2], WireError> {
     match n {
         [a, b] => Ok([a, b].map(|s| (!s.is_empty()).then(|| s.clone()))),
         _ => Err(WireError::Shape(format!("{} notes, expected 2", n.len()))),
+    }
+}
+
+fn expect(deadline_s: f64) -> Expect {
+    // The counts are left unknown: the benchmark's depend on waiting and the stonewall.
+    Expect {
+        deadline_s: (deadline_s > 0.0).then_some(deadline_s),
+        ..Expect::default()
     }
 }
 

@@ -5,11 +5,13 @@
 
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use results::mix::{judge, RankStep, Verdict, KINDS};
+use results::sink::Expect;
 use results::Operation;
 
 use super::ctx::Ctx;
 use super::error::MixError;
 use super::PhaseOutcome;
+use crate::bracket;
 use crate::reduce::{self, RankReport};
 
 /// A phase in progress on this rank.
@@ -38,19 +40,20 @@ pub(crate) struct Tally {
 /// Opens a phase: rank 0 reports it, then the barrier (rank 0's clock becomes the series
 /// epoch), then the phase start.
 pub(crate) fn open(ctx: &Ctx, op: Operation, step: u32, requested: u64) -> Result<Open, MixError> {
-    // Made before the clock starts: new histograms write their whole count arrays.
-    let mut rec = ctx.report.session.recorder(ctx.slot, KINDS);
-    let tally = Tally::default();
-    if ctx.rank() == 0 {
-        let window = (op == Operation::MixStep).then_some(ctx.params.step_seconds);
-        ctx.report
-            .phase_start(op, step, ctx.ranks() as usize, window);
-    }
+    let window = (op == Operation::MixStep).then_some(ctx.params.step_seconds);
+    let expect = Expect {
+        deadline_s: window,
+        ..Expect::default()
+    };
+    let event = bracket::start(op, step, ctx.ranks() as usize, expect);
+    let session = ctx.report.session;
+    let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, KINDS, Some(event));
+    // Made before the clock starts too, as the recorder's.
+    let (waits, service) = (LatencyHistogram::new(), LatencyHistogram::new());
     // A broadcast is no barrier under MPI (the root may leave it first): the barrier makes
     // every rank's window start together.
     ctx.comm.barrier()?;
-    let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    bracket::epoch(ctx.comm, &mut rec)?;
     let start = now_ns();
     rec.start(start);
     Ok(Open {
@@ -59,9 +62,9 @@ pub(crate) fn open(ctx: &Ctx, op: Operation, step: u32, requested: u64) -> Resul
         requested,
         start,
         rec,
-        tally,
-        waits: LatencyHistogram::new(),
-        service: LatencyHistogram::new(),
+        tally: Tally::default(),
+        waits,
+        service,
     })
 }
 

@@ -15,7 +15,7 @@ use engine::{Engine, OpenHints, OpenMode};
 use exec::Comm;
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use plan::startup::StartupParams;
-use results::sink::{Detail, Expect, PhaseStart};
+use results::sink::{Detail, Expect};
 use results::startup::{
     kinds, phase_result, PhaseOutcome, RankOutcome, CLOSE, LOAD, OPEN, READ, STAT,
 };
@@ -23,6 +23,7 @@ use results::Operation;
 
 use super::error::StartupError;
 use super::manifest::Manifest;
+use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
 use crate::reduce::{self, RankReport};
 use crate::session::{Collected, Session};
@@ -97,26 +98,17 @@ pub(crate) fn read_phase(
     let set = reads.set(op, ctx.index.is_some(), ctx.drops);
     let page_cache = before_phase(ctx.session, comm, ctx.engine.caps(), Some(&set), true)?;
     let kinds = kinds(op);
-    // Made before the clock starts: new histograms write their whole count arrays.
-    let mut rec = ctx.session.recorder(ctx.slot, kinds.len());
     let mut buf = ctx.engine.alloc_buffer(ctx.p.transfer_size as usize);
     let readers = comm.all_reduce_u64(u64::from(ctx.index.is_some()), exec::ReduceOp::Sum)?;
-    if comm.rank() == 0 {
-        let (ops, bytes) = reads.expect(op);
-        ctx.session.hub().phase_start(&PhaseStart {
-            operation: op,
-            iteration,
-            io500_phase: None,
-            ranks: readers as usize,
-            expect: Expect {
-                bytes: Some(bytes * readers),
-                ops: (ops > 0).then_some(ops * readers),
-                deadline_s: None,
-            },
-        });
-    }
-    let epoch = comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    let (ops, bytes) = reads.expect(op);
+    let expect = Expect {
+        bytes: Some(bytes * readers),
+        ops: (ops > 0).then_some(ops * readers),
+        deadline_s: None,
+    };
+    let event = bracket::start(op, iteration, readers as usize, expect);
+    let mut rec = bracket::prepare(ctx.session, comm, ctx.slot, kinds.len(), Some(event));
+    let epoch = bracket::epoch(comm, &mut rec)?;
     comm.barrier()?;
     let t0 = now_ns();
     let mut outcome = None;
