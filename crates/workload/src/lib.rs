@@ -19,6 +19,7 @@ pub mod mix;
 pub mod reduce;
 pub mod rng;
 pub mod session;
+mod skeleton;
 pub mod startup;
 pub mod stop;
 pub mod target;
