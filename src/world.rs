@@ -234,9 +234,17 @@ impl RankSetup {
 /// presets, the IO500's leader): `iogauge <command>: <message>` (the message may name the
 /// command itself) and exit status 2. A workload's bad input is [`bad_input`].
 pub fn usage(command: &str, message: impl std::fmt::Display) -> u8 {
-    let line = crate::command::prefixed(command, &message.to_string());
+    let line = prefixed(command, &message.to_string());
     eprintln!("iogauge {line}");
     2
+}
+
+/// `message` as a line of `name`'s: prefixed with `name: ` unless the checks already named it.
+pub fn prefixed(name: &str, message: &str) -> String {
+    match message.strip_prefix(name) {
+        Some(rest) if rest.starts_with(':') => message.to_string(),
+        _ => format!("{name}: {message}"),
+    }
 }
 
 /// What a rank other than 0 would have printed when it stopped before the run.

@@ -17,10 +17,38 @@ use std::path::PathBuf;
 use results::{RunResult, Sink};
 use workload::session::{Finished, Session};
 
-use crate::world::RankSetup;
+use crate::sweep::names::Knob;
+use crate::world::{Global, RankSetup};
 
 pub use global::Supports;
-pub use path::{fanout, new_session, prefixed, run};
+pub use path::{fanout, new_session, run};
+
+/// One row of the workload table.
+pub struct WorkloadInfo {
+    /// The command word: `ior`.
+    pub name: &'static str,
+    pub about: &'static str,
+    pub args: &'static str,
+    pub examples: &'static [(&'static str, &'static str)],
+    /// The command: parse, check and run `args` (the words after the name); the exit status.
+    pub main: fn(&[String], &Global) -> u8,
+    pub supports: Supports,
+    /// What `sweep --vary NAME` turns ([`Workload::knob`]).
+    pub knob: fn(&str) -> Result<Knob, String>,
+}
+
+/// The row of a workload that runs through the command path.
+pub const fn row<W: Workload>() -> WorkloadInfo {
+    WorkloadInfo {
+        name: W::NAME,
+        about: W::ABOUT,
+        args: W::ARGS,
+        examples: W::EXAMPLES,
+        main: run::<W>,
+        supports: W::SUPPORTS,
+        knob: W::knob,
+    }
+}
 
 /// What every workload's command line carries besides the workload's plan: iogauge's own
 /// options and `--help`.
@@ -138,7 +166,7 @@ pub trait Workload: 'static {
     fn after(_done: &Finished<Self::Outcome>) {}
     /// How `sweep --vary NAME` writes NAME into this workload's command line; the default
     /// varies the ranks only (`tasks`, `fake-nodes`).
-    fn knob(name: &str) -> Result<crate::sweep::names::Knob, String> {
+    fn knob(name: &str) -> Result<Knob, String> {
         crate::sweep::names::ranks_knob(Self::NAME, name)
     }
 }

@@ -9,15 +9,7 @@ use results::{Fanout, RunResult, Sink};
 use workload::session::Session;
 
 use super::{Context, Invocation, Workload};
-use crate::world::{self, Global};
-
-/// `message` as a line of `name`'s: prefixed with `name: ` unless the checks already named it.
-pub fn prefixed(name: &str, message: &str) -> String {
-    match message.strip_prefix(name) {
-        Some(rest) if rest.starts_with(':') => message.to_string(),
-        _ => format!("{name}: {message}"),
-    }
-}
+use crate::world::{self, prefixed, Global};
 
 /// Runs workload `W` with `args`, the words after its name; returns the exit status.
 pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {

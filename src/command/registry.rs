@@ -8,36 +8,8 @@
 //! without this binary; the result model's `Parameters` is a serde enum with a variant per
 //! workload.
 
-use super::{Supports, Workload};
+pub use super::{row, WorkloadInfo};
 use crate::sweep::names::Knob;
-use crate::world::Global;
-
-/// One row of the workload table.
-pub struct WorkloadInfo {
-    /// The command word: `ior`.
-    pub name: &'static str,
-    pub about: &'static str,
-    pub args: &'static str,
-    pub examples: &'static [(&'static str, &'static str)],
-    /// The command: parse, check and run `args` (the words after the name); the exit status.
-    pub main: fn(&[String], &Global) -> u8,
-    pub supports: Supports,
-    /// What `sweep --vary NAME` turns ([`Workload::knob`]).
-    pub knob: fn(&str) -> Result<Knob, String>,
-}
-
-/// The row of a workload that runs through the command path.
-pub const fn row<W: Workload>() -> WorkloadInfo {
-    WorkloadInfo {
-        name: W::NAME,
-        about: W::ABOUT,
-        args: W::ARGS,
-        examples: W::EXAMPLES,
-        main: super::run::<W>,
-        supports: W::SUPPORTS,
-        knob: W::knob,
-    }
-}
 
 /// Every workload, in the order `iogauge --help` lists them.
 pub static WORKLOADS: &[WorkloadInfo] = &[
@@ -53,6 +25,18 @@ pub static WORKLOADS: &[WorkloadInfo] = &[
 /// The workload named `name`.
 pub fn find(name: &str) -> Option<&'static WorkloadInfo> {
     WORKLOADS.iter().find(|w| w.name == name)
+}
+
+/// The knob `name` turns for `tool`, as the workload's row says (`sweep --vary`); Err names
+/// the problem (bad usage).
+pub fn knob(tool: &str, name: &str) -> Result<Knob, String> {
+    match find(tool) {
+        Some(w) => (w.knob)(name),
+        None => Err(format!(
+            "the command after -- is `{tool}`; a sweep runs {}",
+            names("or")
+        )),
+    }
 }
 
 /// The names, for messages: `ior, mdtest, ... or io500`.

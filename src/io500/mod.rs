@@ -22,8 +22,7 @@ use workload::io500::run::{self, Outcome, Settings};
 use workload::io500::seeds::check_timestamp;
 use workload::session::{DropCaches, Session};
 
-use crate::command::registry::WorkloadInfo;
-use crate::command::Supports;
+use crate::command::{Supports, WorkloadInfo};
 
 use crate::world::{usage, Global, RankSetup};
 use cli::{Io500Command, HELP};

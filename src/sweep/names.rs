@@ -41,18 +41,6 @@ impl Knob {
     }
 }
 
-/// The knob `name` turns for `tool`, as the workload's registry row says; Err names the
-/// problem (bad usage).
-pub fn resolve(tool: &str, name: &str) -> Result<Knob, String> {
-    match crate::command::registry::find(tool) {
-        Some(w) => (w.knob)(name),
-        None => Err(format!(
-            "the command after -- is `{tool}`; a sweep runs {}",
-            crate::command::registry::names("or")
-        )),
-    }
-}
-
 /// The knobs of a workload varied over its ranks only: `tasks` and `fake-nodes`.
 pub fn ranks_knob(tool: &str, name: &str) -> Result<Knob, String> {
     match name {

@@ -1,5 +1,5 @@
 //! What `--vary` names mean for each workload.
-use super::*;
+use crate::command::registry::knob as resolve;
 
 #[test]
 fn options_as_typed() {

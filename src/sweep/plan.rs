@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 use sweep::Axis;
 
-use super::names::{resolve, Knob};
+use super::names::Knob;
+use crate::command::registry::knob as resolve;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan {

@@ -100,19 +100,43 @@ pub fn request(sig: i32) {
     STOP.store(true, Ordering::Release);
 }
 
-/// Sleeps for `d`, waking at least every [`POLL_NS`] to look at the flag (a stagger, an
-/// open-loop schedule's wait); `false` when a signal cut the sleep short.
+/// Sleeps for `d`, waking at least every [`POLL_NS`] to look at the flag (a stagger, IOR's
+/// `-d`, a pause); `false` when a signal cut the sleep short. [`wait_until`] on a clock of its
+/// own, without spinning.
 pub fn sleep(d: std::time::Duration) -> bool {
-    let until = std::time::Instant::now() + d;
+    let t0 = std::time::Instant::now();
+    let due = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+    let clock = || u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    wait_until(due, clock, 0) >= due
+}
+
+/// How long before `due` a nap ends where the rest is spun: a nap may overshoot by the timer
+/// slack (~50 us), and the spin takes up what is left.
+const WAKE_EARLY_NS: u64 = 100_000;
+
+/// The one wait of every workload (an open-loop schedule's due time, md-workbench's waiting
+/// factor, a stagger): waits until the clock `now` (ns) reads `due` and returns its reading
+/// then. While more than `spin_ns` remain it sleeps, in naps of at most [`POLL_NS`] that end a
+/// little before `due` when the rest is spun, and looks at the stop flag before each nap: a
+/// signal ends the wait early (the reading returned is then before `due`). The last `spin_ns`
+/// are spun without looking at the flag: they are short, and a sleep would overshoot them.
+pub fn wait_until(due: u64, now: impl Fn() -> u64, spin_ns: u64) -> u64 {
+    let early = spin_ns.min(WAKE_EARLY_NS);
     loop {
+        let t = now();
+        if t >= due {
+            return t;
+        }
+        let left = due - t;
+        if left <= spin_ns {
+            std::hint::spin_loop();
+            continue;
+        }
         if requested() {
-            return false;
+            return t;
         }
-        let left = until.saturating_duration_since(std::time::Instant::now());
-        if left.is_zero() {
-            return true;
-        }
-        std::thread::sleep(left.min(std::time::Duration::from_nanos(POLL_NS)));
+        let nap = (left - early).min(POLL_NS);
+        std::thread::sleep(std::time::Duration::from_nanos(nap));
     }
 }
 
@@ -212,6 +236,24 @@ mod tests {
         assert!(w.due(POLL_NS));
         assert_eq!(w.check(POLL_NS), None);
         assert!(!w.due(POLL_NS + 1) && w.due(2 * POLL_NS));
+    }
+
+    #[test]
+    fn a_wait_reaches_its_due_time_and_spins_the_last_part() {
+        let t0 = std::time::Instant::now();
+        let clock = || t0.elapsed().as_nanos() as u64;
+        // Spun only (below the spin threshold), then slept and spun.
+        for (due, spin) in [
+            (2_000_000, 5_000_000),
+            (30_000_000, 200_000),
+            (5_000_000, 0),
+        ] {
+            let start = clock();
+            let got = wait_until(start + due, clock, spin);
+            assert!(got >= start + due, "{got} < {}", start + due);
+        }
+        assert!(sleep(std::time::Duration::from_millis(3)));
+        assert!(t0.elapsed() >= std::time::Duration::from_millis(40));
     }
 
     #[test]

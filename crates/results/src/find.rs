@@ -45,10 +45,12 @@ pub struct Counts {
     pub spilled: u64,
 }
 
-const FIELDS: usize = 11;
+/// How many counters [`Counts::fields`] holds.
+pub const FIELDS: usize = 11;
 
 impl Counts {
-    fn fields(&self) -> [u64; FIELDS] {
+    /// The counters in a fixed order (how they travel between ranks).
+    pub fn fields(&self) -> [u64; FIELDS] {
         [
             self.found,
             self.examined,
@@ -64,7 +66,8 @@ impl Counts {
         ]
     }
 
-    fn from_fields(f: [u64; FIELDS]) -> Self {
+    /// The inverse of [`Counts::fields`].
+    pub fn from_fields(f: [u64; FIELDS]) -> Self {
         Counts {
             found: f[0],
             examined: f[1],
@@ -92,30 +95,6 @@ impl Counts {
             *a += b;
         }
         *self = Counts::from_fields(f);
-    }
-
-    /// Counters then `extra` values, little-endian u64s.
-    pub fn encode(&self, extra: &[u64]) -> Vec<u8> {
-        self.fields()
-            .iter()
-            .chain(extra)
-            .flat_map(|v| v.to_le_bytes())
-            .collect()
-    }
-
-    /// The inverse of [`Counts::encode`] with `N` extra values; `None` if the length is wrong.
-    pub fn decode<const N: usize>(bytes: &[u8]) -> Option<(Counts, [u64; N])> {
-        if bytes.len() != (FIELDS + N) * 8 {
-            return None;
-        }
-        let mut vals = bytes
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        let mut f = [0u64; FIELDS];
-        f.iter_mut().for_each(|v| *v = vals.next().unwrap_or(0));
-        let mut extra = [0u64; N];
-        extra.iter_mut().for_each(|v| *v = vals.next().unwrap_or(0));
-        Some((Counts::from_fields(f), extra))
     }
 }
 

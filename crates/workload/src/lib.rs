@@ -6,7 +6,12 @@
 //! `mdworkbench` is the md-workbench-compatible small-object benchmark (a FIFO of objects).
 //! `find` is the parallel find with pfind's semantics (IO500's find phase).
 //! `startup` is an application's start: every rank reads the same tree of small files and/or one large file.
+//!
+//! What they share: `skeleton` (a run's ranks: start, rank bodies, the failure, the end),
+//! `bracket` (the steps before a timed phase's clock), `reduce` (the one report every rank
+//! sends rank 0 after a phase, its wire format and the gather), `cache`, `stop`, `session`.
 
+mod bracket;
 pub mod cache;
 mod file_kind;
 pub mod find;
@@ -15,8 +20,10 @@ pub mod ior;
 pub mod mdtest;
 pub mod mdworkbench;
 pub mod mix;
+pub mod reduce;
 pub mod rng;
 pub mod session;
+mod skeleton;
 pub mod startup;
 pub mod stop;
 pub mod target;

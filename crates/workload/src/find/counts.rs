@@ -1,5 +1,5 @@
-//! What one rank counted during the walk: the type lives in `results::find`; how counts travel
-//! between ranks is `Counts::encode`/`decode`.
+//! What one rank counted during the walk: the type lives in `results::find`; the counts travel
+//! between ranks in the rank report (`crate::reduce`), in the order of `Counts::fields`.
 
 pub use results::find::Counts;
 
@@ -22,9 +22,7 @@ mod tests {
             stolen: 10,
             spilled: 11,
         };
-        let bytes = c.encode(&[42, 43]);
-        assert_eq!(Counts::decode::<2>(&bytes), Some((c, [42, 43])));
-        assert_eq!(Counts::decode::<1>(&bytes), None);
+        assert_eq!(Counts::from_fields(c.fields()), c);
         let mut sum = c;
         sum.add(&c);
         assert_eq!((sum.found, sum.spilled), (2, 22));

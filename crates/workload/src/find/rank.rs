@@ -11,9 +11,10 @@ use super::counts::Counts;
 use super::pool::DirPool;
 use super::query::{Matcher, Query};
 use super::walk::{Lister, Walker};
+use crate::bracket;
+use crate::reduce::{self, RankReport, WireError};
 use crate::session::{Session, INTERVAL_NS};
 pub use results::find::{FindOutcome, RankCounts};
-use results::sink::PhaseStart;
 use results::Operation;
 
 /// What a rank needs to take part.
@@ -37,8 +38,8 @@ pub enum FindError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("rank {rank} sent malformed counters")]
-    Malformed { rank: usize },
+    #[error("rank reports: {0}")]
+    Wire(String),
     /// The plan's `-name` pattern (checked when the command line was read; not expected).
     #[error("-name: {0}")]
     Pattern(String),
@@ -76,22 +77,15 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
         let caps = ctx.engine.caps();
         page_cache = crate::cache::before_phase(session, comm, caps, None, true)?;
     }
-    if let (0, Some(session)) = (rank, ctx.session) {
-        // Before the barrier, so no sink runs while other ranks walk.
-        session.hub().phase_start(&PhaseStart {
-            operation: Operation::Find,
-            iteration: 0,
-            io500_phase: None,
-            ranks: comm.size(),
-            expect: Default::default(),
-        });
-    }
-    comm.barrier()?;
-    let start_ns = now_ns();
     let rec = match ctx.session {
-        Some(s) => s.recorder(ctx.slot, 1),
+        Some(s) => {
+            let start = bracket::start(Operation::Find, 0, comm.size(), Default::default());
+            bracket::prepare(s, comm, ctx.slot, 1, Some(start))
+        }
         None => Recorder::new(1, INTERVAL_NS),
     };
+    comm.barrier()?;
+    let start_ns = now_ns();
     let mut w = Walker::new(rank, ctx.engine, ctx.pool, &matcher, ctx.list, rec);
     w.run();
     let end_ns = now_ns();
@@ -102,41 +96,35 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
     let (cut, stop) = crate::stop::after_phase(comm, exec::interrupt::requested())?;
     let interrupted = stop.filter(|_| cut);
 
-    let counts = comm.gather_bytes(&w.counts.encode(&[start_ns, end_ns]), 0)?;
-    let record = w.rec.finish();
-    let hists = comm.gather_bytes(&record.latency[0].to_bytes(), 0)?;
-    let notes = comm.gather_bytes(w.unreadable.join("\n").as_bytes(), 0)?;
-    let (Some(counts), Some(hists), Some(notes)) = (counts, hists, notes) else {
+    // The clock readings go as read; no series (the find reports none).
+    let report = RankReport {
+        stamps_ns: vec![start_ns, end_ns],
+        counts: w.counts.fields().to_vec(),
+        latency: w.rec.finish().latency,
+        notes: w.unreadable,
+        ..RankReport::default()
+    };
+    let Some(all) = reduce::gather(comm, &report)? else {
         return Ok(None);
     };
-
     let mut total = Counts::default();
-    let mut ranks = Vec::with_capacity(counts.len());
-    for (r, bytes) in counts.iter().enumerate() {
-        let (c, [start_ns, end_ns]) =
-            Counts::decode::<2>(bytes).ok_or(FindError::Malformed { rank: r })?;
+    let mut ranks = Vec::with_capacity(all.len());
+    let mut latency = [LatencyHistogram::new()];
+    let mut unreadable = Vec::new();
+    for r in all.reports() {
+        let (_, report) = r?;
+        let [start_ns, end_ns] = report.stamps_n()?;
+        let c = Counts::from_fields(report.counts_n()?);
+        report.merge_latency(&mut latency)?;
         total.add(&c);
         ranks.push(RankCounts {
             counts: c,
             start_ns,
             end_ns,
         });
+        unreadable.extend(report.notes);
     }
-    let mut latency = LatencyHistogram::new();
-    for (r, bytes) in hists.iter().enumerate() {
-        let h =
-            LatencyHistogram::from_bytes(bytes).map_err(|_| FindError::Malformed { rank: r })?;
-        latency.merge(&h);
-    }
-    let unreadable = notes
-        .iter()
-        .flat_map(|b| {
-            String::from_utf8_lossy(b)
-                .lines()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let [latency] = latency;
     Ok(Some(FindOutcome {
         total,
         ranks,
@@ -146,4 +134,10 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
         page_cache,
         interrupted,
     }))
+}
+
+impl From<WireError> for FindError {
+    fn from(e: WireError) -> Self {
+        FindError::Wire(e.to_string())
+    }
 }

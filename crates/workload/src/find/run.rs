@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use exec::{first_failure, CommError, Ranks};
+use exec::{CommError, Ranks};
 use plan::find::FindParams;
 use results::find::{phase_result, summaries};
 use results::sink::Detail;
@@ -16,6 +16,7 @@ use super::query::Query;
 use super::rank::{run_rank, FindCtx, FindError, FindOutcome};
 use super::walk::Lister;
 use crate::session::{Finished, Session};
+use crate::skeleton::{self, Ended, Engines, RankEnd, RankError};
 
 /// Walks in this process so far: every rank runs the same walks in the same order, so the
 /// count is the same walk id everywhere (the MPI pool keeps walks apart by it).
@@ -28,7 +29,6 @@ pub fn run(
     session: &Session,
     list: Option<&dyn Lister>,
 ) -> Finished<FindOutcome> {
-    session.hub().start();
     let walk_id = WALKS.fetch_add(1, Ordering::Relaxed);
     let victims = if plan.steal_next {
         VictimChoice::PreviousHalfTheTime
@@ -43,48 +43,48 @@ pub fn run(
             victims,
         )
     });
-    let outcomes = match Query::of(plan) {
-        Err(e) => vec![Err(exec::threads::RankFailure::Error(FindError::Pattern(
-            e.to_string(),
-        )))],
-        Ok(query) => session.sampled(|| {
-            ranks.run(|comm| {
-                let engine = engine::PosixEngine::new(false);
-                let messages;
-                let pool: &dyn DirPool = match &shared {
-                    Some(p) => p,
-                    None => {
-                        messages = MessagePool::new(
-                            comm,
-                            plan.paths.clone(),
-                            plan.queue_length,
-                            victims,
-                            walk_id,
-                        );
-                        &messages
-                    }
-                };
-                run_rank(&FindCtx {
-                    comm,
-                    engine: &engine,
-                    pool,
-                    query: &query,
-                    list,
-                    session: Some(session),
-                    slot: comm.rank() - ranks.first_local(),
-                })
+    let mut ended = match Query::of(plan) {
+        Err(e) => {
+            // Checked when the command line was read: no rank runs.
+            session.hub().start();
+            let e = FindError::Pattern(e.to_string());
+            Ended::of(vec![Err(exec::threads::RankFailure::Error(e))])
+        }
+        Ok(query) => skeleton::run(session, ranks, Engines::Posix, |r| {
+            let comm = r.comm;
+            let messages;
+            let pool: &dyn DirPool = match &shared {
+                Some(p) => p,
+                None => {
+                    messages = MessagePool::new(
+                        comm,
+                        plan.paths.clone(),
+                        plan.queue_length,
+                        victims,
+                        walk_id,
+                    );
+                    &messages
+                }
+            };
+            run_rank(&FindCtx {
+                comm,
+                engine: r.engine,
+                pool,
+                query: &query,
+                list,
+                session: Some(session),
+                slot: r.slot,
             })
+            .map(Walked)
         }),
     };
-    let is_peer = |e: &FindError| matches!(e, FindError::Comm(CommError::PeerFailed { .. }));
-    let failure = first_failure(&outcomes, is_peer);
-    let outcome = outcomes.into_iter().next().and_then(|r| r.ok()).flatten();
-    let interrupted = outcome.as_ref().and_then(|o| o.interrupted);
+    // Rank 0's outcome: the phase is reported once every rank has walked.
+    let outcome = ended.first.take().and_then(|w| w.0);
     let mut summary = Vec::new();
     if let Some(o) = &outcome {
         let mut hub = session.hub();
         let mut result = phase_result(o);
-        result.interrupted = interrupted.is_some();
+        result.interrupted = o.interrupted.is_some();
         hub.phase_end(result, Detail::of(o));
         for w in warnings(o) {
             hub.warning(&w);
@@ -94,13 +94,22 @@ pub fn run(
             f.newer_ctime = o.newer_ctime;
         }
     }
-    session.finish(
-        outcome.into_iter().collect(),
-        summary,
-        0,
-        failure,
-        interrupted,
-    )
+    ended.finish(session, outcome.into_iter().collect(), summary)
+}
+
+/// A rank's walk: rank 0's outcome of the whole find, `None` on the others.
+struct Walked(Option<FindOutcome>);
+
+impl RankEnd for Walked {
+    fn interrupted(&self) -> Option<i32> {
+        self.0.as_ref().and_then(|o| o.interrupted)
+    }
+}
+
+impl RankError for FindError {
+    fn is_peer(&self) -> bool {
+        matches!(self, FindError::Comm(CommError::PeerFailed { .. }))
+    }
 }
 
 /// What the counts say about the figures: unreadable directories, entries that could not be

@@ -47,3 +47,9 @@ impl IorError {
         }
     }
 }
+
+impl From<crate::reduce::WireError> for IorError {
+    fn from(e: crate::reduce::WireError) -> Self {
+        IorError::Wire(e.to_string())
+    }
+}

@@ -20,7 +20,6 @@ pub mod reorder;
 mod report;
 mod run;
 pub mod validate;
-mod wire;
 
 pub use error::IorError;
 pub use outcome::{

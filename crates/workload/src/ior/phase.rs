@@ -14,6 +14,7 @@ use measure::{now_ns, secs, IntervalSeries, LatencyHistogram};
 use results::sink::Expect;
 use results::PageCache;
 
+use crate::bracket;
 use crate::cache::{before_phase, first_on_node, ReadSet};
 use crate::ior::cleanup;
 use crate::ior::ctx::Ctx;
@@ -21,12 +22,10 @@ use crate::ior::data::{Checker, DataPattern};
 use crate::ior::error::IorError;
 use crate::ior::mover::{drive, Mover};
 use crate::ior::naming;
-use crate::ior::outcome::{
-    Access, ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome,
-};
+use crate::ior::outcome::{Access, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 use crate::ior::pattern::AccessPattern;
-use crate::ior::wire::{Reader, Writer};
 use crate::ior::IorParams;
+use crate::reduce::{self, RankReport, Verify};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -131,24 +130,18 @@ pub(crate) fn run_phase(
         }
     };
 
-    // The recorder is allocated (and its pages touched) outside every timed window.
-    let mut rec = session.recorder(ctx.slot, 1);
-    if rank == 0 {
-        // Before the barrier, so no sink runs while other ranks are in the timed window.
-        let access = match plan.mode {
-            Mode::Write => Some(Access::Write),
-            Mode::Read => Some(Access::Read),
-            Mode::Check => None,
-        };
-        if let Some(a) = access {
-            let ex = expect(p, tasks, plan.pair_limit);
-            ctx.report
-                .phase_start(a, plan.iteration, tasks as usize, ex);
-        }
-    }
-    // The barrier before open; rank 0's clock becomes the epoch of the interval series.
-    let epoch = comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    let access = match plan.mode {
+        Mode::Write => Some(Access::Write),
+        Mode::Read => Some(Access::Read),
+        Mode::Check => None,
+    };
+    let start = access.map(|a| {
+        let ex = expect(p, tasks, plan.pair_limit);
+        bracket::start(a.operation(), plan.iteration, tasks as usize, ex)
+    });
+    let mut rec = bracket::prepare(session, comm, ctx.slot, 1, start);
+    // IOR's barrier before open; rank 0's clock becomes the epoch of the interval series.
+    bracket::epoch(comm, &mut rec)?;
     let mode = if plan.mode == Mode::Write {
         OpenMode::CreateKeep
     } else {
@@ -317,64 +310,64 @@ fn prepare_write_target(ctx: &Ctx, path: &std::path::Path, pretend: u64) -> Resu
     Ok(())
 }
 
-/// Every rank sends its report; rank 0 gets the phase outcome, the others `None`.
+/// Every rank sends its report; rank 0 gets the phase outcome, the others `None`. The times
+/// travel as the seconds each rank took them in.
 pub(crate) fn reduce(
     ctx: &Ctx,
     access: Access,
     plan: &PhasePlan,
     mine: RankPhase,
 ) -> Result<Option<PhaseOutcome>, IorError> {
-    let mut w = Writer::new();
     let t = &mine.times;
-    for v in [
-        t.open_start,
-        t.open_stop,
-        t.xfer_start,
-        t.xfer_stop,
-        t.close_start,
-        t.close_stop,
-    ] {
-        w.f64(v);
-    }
-    w.u64(t.bytes)
-        .u64(t.ops)
-        .u64(mine.verify.errors)
-        .u64(mine.verify.checked)
-        .u64(mine.stat_size);
-    match &mine.verify.first_error {
-        Some(e) => w.u64(1).u64(e.offset).bytes(e.file.as_bytes()),
-        None => w.u64(0).u64(0).bytes(&[]),
+    let epoch = mine.series.epoch_ns();
+    let report = RankReport {
+        seconds: vec![
+            t.open_start,
+            t.open_stop,
+            t.xfer_start,
+            t.xfer_stop,
+            t.close_start,
+            t.close_stop,
+        ],
+        counts: vec![t.bytes, t.ops, mine.stat_size],
+        verify: Verify::of(mine.verify),
+        latency: vec![mine.latency],
+        series: Some(mine.series),
+        ..RankReport::default()
     };
-    w.bytes(&mine.latency.to_bytes())
-        .bytes(&mine.series.to_bytes());
-    let Some(all) = ctx.comm.gather_bytes(&w.0, 0)? else {
+    let Some(all) = reduce::gather(ctx.comm, &report)? else {
         return Ok(None);
     };
     let p = ctx.params;
     let tasks = all.len() as u64;
     let mut ranks = Vec::with_capacity(all.len());
-    let mut latency = LatencyHistogram::new();
-    let mut series = IntervalSeries::new(ctx.interval_ns, mine.series.epoch_ns());
+    let mut latency = [LatencyHistogram::new()];
+    let mut series = IntervalSeries::new(ctx.interval_ns, epoch);
     let mut verify = VerifyOutcome::default();
     let (mut size_sum, mut size_min, mut size_max) = (0u64, u64::MAX, 0u64);
-    for (rank, buf) in all.iter().enumerate() {
-        let d = decode(buf).map_err(IorError::Wire)?;
-        if let (Some((offset, file)), None) = (d.first_error, &verify.first_error) {
-            verify.first_error = Some(ErrorAt {
-                rank: rank as u64,
-                file,
-                offset,
-            });
-        }
-        verify.errors += d.errors;
-        verify.checked += d.checked;
-        latency.merge(&d.latency);
-        series.merge(&d.series);
-        size_sum += d.stat_size;
-        size_min = size_min.min(d.stat_size);
-        size_max = size_max.max(d.stat_size);
-        ranks.push(d.times);
+    for r in all.reports() {
+        let (rank, r) = r?;
+        let [open_start, open_stop, xfer_start, xfer_stop, close_start, close_stop] =
+            r.seconds_n()?;
+        let [bytes, ops, stat_size] = r.counts_n()?;
+        r.merge_latency(&mut latency)?;
+        series.merge(r.series()?);
+        r.verify.add_to(rank, &mut verify);
+        size_sum += stat_size;
+        size_min = size_min.min(stat_size);
+        size_max = size_max.max(stat_size);
+        ranks.push(RankTimes {
+            open_start,
+            open_stop,
+            xfer_start,
+            xfer_stop,
+            close_start,
+            close_stop,
+            bytes,
+            ops,
+        });
     }
+    let [latency] = latency;
     let min = |f: fn(&RankTimes) -> f64| ranks.iter().map(f).fold(f64::INFINITY, f64::min);
     let max = |f: fn(&RankTimes) -> f64| ranks.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
     let mut warnings = Vec::new();
@@ -407,48 +400,4 @@ pub(crate) fn reduce(
         warnings,
     };
     Ok(Some(outcome))
-}
-
-struct Decoded {
-    times: RankTimes,
-    errors: u64,
-    checked: u64,
-    stat_size: u64,
-    first_error: Option<(u64, String)>,
-    latency: LatencyHistogram,
-    series: IntervalSeries,
-}
-
-fn decode(buf: &[u8]) -> Result<Decoded, String> {
-    let mut r = Reader::new(buf);
-    let mut t = [0f64; 6];
-    for v in &mut t {
-        *v = r.f64()?;
-    }
-    let (bytes, ops, errors, checked, stat_size) =
-        (r.u64()?, r.u64()?, r.u64()?, r.u64()?, r.u64()?);
-    let (has_err, err_off, err_file) = (r.u64()?, r.u64()?, r.bytes()?);
-    let first_error =
-        (has_err == 1).then(|| (err_off, String::from_utf8_lossy(err_file).into_owned()));
-    let latency = LatencyHistogram::from_bytes(r.bytes()?)?;
-    let series = IntervalSeries::from_bytes(r.bytes()?)?;
-    let times = RankTimes {
-        open_start: t[0],
-        open_stop: t[1],
-        xfer_start: t[2],
-        xfer_stop: t[3],
-        close_start: t[4],
-        close_stop: t[5],
-        bytes,
-        ops,
-    };
-    Ok(Decoded {
-        times,
-        errors,
-        checked,
-        stat_size,
-        first_error,
-        latency,
-        series,
-    })
 }

@@ -2,10 +2,10 @@
 //! result document and the sinks), and every timed phase's outcome is kept for the summary.
 
 use results::ior::{phase_result, verification};
-use results::sink::{Detail, Expect, Notice, PhaseStart};
+use results::sink::{Detail, Notice};
 use results::{Alert, PageCache};
 
-use crate::ior::outcome::{Access, CheckOutcome, PhaseOutcome};
+use crate::ior::outcome::{CheckOutcome, PhaseOutcome};
 use crate::session::{Collected, Session};
 
 /// What only the run knows about a phase.
@@ -25,16 +25,6 @@ impl Report<'_> {
     pub fn repetition(&self, iteration: u32, seed: i64) {
         let n = results::ior::Repetition { iteration, seed };
         self.session.hub().notice(&Notice::Workload(&n));
-    }
-
-    pub fn phase_start(&self, access: Access, iteration: u32, ranks: usize, expect: Expect) {
-        self.session.hub().phase_start(&PhaseStart {
-            operation: access.operation(),
-            iteration,
-            io500_phase: None,
-            ranks,
-            expect,
-        });
     }
 
     /// A timed phase, with the facts only the run knows: the page cache before it, whether a

@@ -2,7 +2,7 @@
 //! once per repetition, with the data signature, stonewall counts and reordering of IOR.
 
 use engine::Target;
-use exec::{first_failure, CommError, Ranks, ReduceOp};
+use exec::{CommError, Ranks, ReduceOp};
 use measure::now_ns;
 use results::ior::summaries;
 use results::{Alert, AlertId};
@@ -16,6 +16,7 @@ use crate::ior::reorder::{self, Pass, ReorderSpec};
 use crate::ior::report::{PhaseFacts, Report};
 use crate::ior::IorParams;
 use crate::session::{Collected, Finished, Session};
+use crate::skeleton::{self, Engines, RankEnd, RankError};
 use crate::stop;
 
 /// How the run ended, the same on every rank.
@@ -39,35 +40,40 @@ fn unix_seconds() -> u64 {
 /// repetition go unless the plan keeps them). The plan was validated and the file system
 /// checked before.
 pub fn run(p: &IorParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
-    session.hub().start();
     let phases = Collected::new();
     let report = Report {
         session,
         phases: &phases,
     };
     let made = Made::default();
-    let outcomes = session.sampled(|| {
-        ranks.run(|comm| {
-            let engine = engine::build(&p.engine, comm.rank())
-                .map_err(|e| IorError::Engine(e.to_string()))?;
-            let slot = comm.rank() - ranks.first_local();
-            let ctx = Ctx::new(p, comm, engine.as_ref(), &report, slot, &made);
-            run_rank(&ctx)
-        })
+    let engines = Engines::Plan(&p.engine, IorError::Engine);
+    let ended = skeleton::run(session, ranks, engines, |r| {
+        run_rank(&Ctx::new(p, r.comm, r.engine, &report, r.slot, &made))
     });
-    let is_peer = |e: &IorError| matches!(e, IorError::Comm(CommError::PeerFailed { .. }));
-    let failure = first_failure(&outcomes, is_peer);
-    if failure.is_some() {
+    if ended.failure.is_some() {
         if let Some(w) = cleanup::after_failure(p, ranks, &made) {
             session.hub().warning(&w);
         }
     }
-    let ok = outcomes.iter().find_map(|r| r.as_ref().ok());
-    let errors = ok.map_or(0, |t| t.errors);
-    let interrupted = ok.and_then(|t| t.interrupted);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
-    session.finish(phases, summary, errors, failure, interrupted)
+    ended.finish(session, phases, summary)
+}
+
+impl RankError for IorError {
+    fn is_peer(&self) -> bool {
+        matches!(self, IorError::Comm(CommError::PeerFailed { .. }))
+    }
+}
+
+impl RankEnd for RunTotals {
+    fn errors(&self) -> u64 {
+        self.errors
+    }
+
+    fn interrupted(&self) -> Option<i32> {
+        self.interrupted
+    }
 }
 
 /// The benchmark on this rank; rank 0 reports as results arrive.

@@ -48,3 +48,9 @@ impl MdError {
         }
     }
 }
+
+impl From<crate::reduce::WireError> for MdError {
+    fn from(e: crate::reduce::WireError) -> Self {
+        MdError::Wire(e.to_string())
+    }
+}

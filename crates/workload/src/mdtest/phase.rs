@@ -8,13 +8,14 @@
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use results::sink::Expect;
 use results::{Operation, PageCache};
-use serde::{Deserialize, Serialize};
 
 use super::ctx::Ctx;
 use super::error::MdError;
+use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
+use crate::reduce::{self, RankReport, Verify};
 
-use super::outcome::{ErrorAt, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
+use super::outcome::{PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 
 /// A phase in progress on this rank.
 pub(crate) struct Open {
@@ -62,16 +63,10 @@ pub(crate) fn open_with(
 ) -> Result<Open, MdError> {
     let session = ctx.report.session;
     let page_cache = before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?;
-    // Made before the clock starts: a new histogram writes its whole count array (~0.3 ms).
-    let mut rec = session.recorder(ctx.slot, 1);
     let cleanup = ctx.cleaning();
-    if ctx.rank() == 0 && !cleanup {
-        // Before the barrier, so no sink runs while other ranks are in the timed window.
-        ctx.report
-            .phase_start(op, iteration, ctx.tasks() as usize, expect);
-    }
-    let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    let event = bracket::start(op, iteration, ctx.tasks() as usize, expect);
+    let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, 1, (!cleanup).then_some(event));
+    bracket::epoch(ctx.comm, &mut rec)?;
     let mut start = now_ns();
     if unique_setup {
         ctx.comm.barrier()?;
@@ -94,20 +89,6 @@ pub(crate) struct Extra {
     pub stonewall: Option<StonewallOutcome>,
     pub verify: Option<VerifyOutcome>,
     pub warnings: Vec<String>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct RankReport {
-    start: u64,
-    end_before_barrier: u64,
-    end: u64,
-    items: u64,
-    bytes: u64,
-    errors: u64,
-    checked: u64,
-    first_error: Option<(String, u64)>,
-    latency: Vec<u8>,
-    series: Vec<u8>,
 }
 
 /// Closes a phase (`-Y` sync, barrier) and sends this rank's report to rank 0, which reports
@@ -142,49 +123,39 @@ pub(crate) fn close(
     }
     let page_cache = open.page_cache;
     let m = open.rec.finish();
-    let v = extra.verify.clone().unwrap_or_default();
+    let epoch = m.series.epoch_ns();
+    // The clock readings go as read: rank 0 turns them into seconds.
     let report = RankReport {
-        start: open.start,
-        end_before_barrier,
-        end,
-        items: m.ops,
-        bytes: m.bytes,
-        errors: v.errors,
-        checked: v.checked,
-        first_error: v.first_error.map(|e| (e.file, e.offset)),
-        latency: m.latency[0].to_bytes(),
-        series: m.series.to_bytes(),
+        stamps_ns: vec![open.start, end_before_barrier, end],
+        counts: vec![m.ops, m.bytes],
+        verify: Verify::of(extra.verify.clone().unwrap_or_default()),
+        latency: m.latency,
+        series: Some(m.series),
+        ..RankReport::default()
     };
-    let bytes = serde_json::to_vec(&report).map_err(|e| MdError::Wire(e.to_string()))?;
-    let Some(all) = ctx.comm.gather_bytes(&bytes, 0)? else {
+    let Some(all) = reduce::gather(ctx.comm, &report)? else {
         return Ok(());
     };
     let mut ranks = Vec::with_capacity(all.len());
-    let mut latency = LatencyHistogram::new();
-    let mut series = IntervalSeries::new(ctx.interval_ns, m.series.epoch_ns());
+    let mut latency = [LatencyHistogram::new()];
+    let mut series = IntervalSeries::new(ctx.interval_ns, epoch);
     let mut verify = VerifyOutcome::default();
-    for (rank, raw) in all.iter().enumerate() {
-        let r: RankReport =
-            serde_json::from_slice(raw).map_err(|e| MdError::Wire(e.to_string()))?;
-        latency.merge(&LatencyHistogram::from_bytes(&r.latency).map_err(MdError::Wire)?);
-        series.merge(&IntervalSeries::from_bytes(&r.series).map_err(MdError::Wire)?);
-        verify.errors += r.errors;
-        verify.checked += r.checked;
-        if let (Some((file, offset)), None) = (r.first_error, &verify.first_error) {
-            verify.first_error = Some(ErrorAt {
-                rank: rank as u64,
-                file,
-                offset,
-            });
-        }
+    for r in all.reports() {
+        let (rank, r) = r?;
+        let [start, end_before_barrier, end] = r.stamps_n()?;
+        let [items, bytes] = r.counts_n()?;
+        r.merge_latency(&mut latency)?;
+        series.merge(r.series()?);
+        r.verify.add_to(rank, &mut verify);
         ranks.push(RankTimes {
-            start: secs(r.start),
-            end_before_barrier: secs(r.end_before_barrier),
-            end: secs(r.end),
-            items: r.items,
-            bytes: r.bytes,
+            start: secs(start),
+            end_before_barrier: secs(end_before_barrier),
+            end: secs(end),
+            items,
+            bytes,
         });
     }
+    let [latency] = latency;
     let o = PhaseOutcome {
         op,
         iteration,

@@ -2,8 +2,8 @@
 //! (the result document and the sinks), and every phase's outcome is kept.
 
 use results::mdtest::phase_result;
-use results::sink::{Detail, Expect, Notice, PhaseStart};
-use results::{Operation, PageCache, Parameters};
+use results::sink::{Detail, Notice};
+use results::{PageCache, Parameters};
 
 use super::outcome::{PhaseOutcome, StonewallOutcome};
 use crate::session::{Collected, Session};
@@ -29,16 +29,6 @@ impl Report<'_> {
             random_seed,
             items_from_status,
         }));
-    }
-
-    pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize, expect: Expect) {
-        self.session.hub().phase_start(&PhaseStart {
-            operation: op,
-            iteration,
-            io500_phase: None,
-            ranks,
-            expect,
-        });
     }
 
     pub fn stonewall(&self, s: &StonewallOutcome) {

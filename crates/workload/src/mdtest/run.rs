@@ -19,6 +19,7 @@ use super::tree::Shape;
 use super::{files, items};
 use crate::mdtest::MdtestParams;
 use crate::session::{Collected, Finished, Session};
+use crate::skeleton::{self, Engines, RankEnd, RankError};
 
 /// The plan of an mdtest run, checked: the parameters, the item layout `validate` resolved, and
 /// the items per task a stonewall status file imposes on a run without a create phase (read by
@@ -33,40 +34,31 @@ pub struct Plan<'a> {
 /// Runs an mdtest plan on `ranks`, reporting through `session` from start to end (also when a
 /// rank fails: the phases that finished stay in the document).
 pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
-    session.hub().start();
     let phases = Collected::new();
     let report = Report {
         session,
         phases: &phases,
         write_bytes: plan.params.write_bytes,
     };
-    let outcomes = session.sampled(|| {
-        ranks.run(|comm| {
-            let engine = engine::build(&plan.params.engine, comm.rank())
-                .map_err(|e| MdError::Engine(e.to_string()))?;
-            const NONE: u64 = u64::MAX;
-            let status = comm.broadcast_u64(plan.status_items.unwrap_or(NONE), 0)?;
-            let status_items = (status != NONE).then_some(status);
-            let ctx = Ctx::new(
-                plan.params,
-                plan.shape,
-                comm,
-                engine.as_ref(),
-                status_items,
-                &report,
-                comm.rank() - ranks.first_local(),
-            );
-            run_rank(&ctx)
-        })
+    let engines = Engines::Plan(&plan.params.engine, MdError::Engine);
+    let ended = skeleton::run(session, ranks, engines, |r| {
+        const NONE: u64 = u64::MAX;
+        let status = r.comm.broadcast_u64(plan.status_items.unwrap_or(NONE), 0)?;
+        let status_items = (status != NONE).then_some(status);
+        let ctx = Ctx::new(
+            plan.params,
+            plan.shape,
+            r.comm,
+            r.engine,
+            status_items,
+            &report,
+            r.slot,
+        );
+        run_rank(&ctx)
     });
-    let is_peer = |e: &MdError| matches!(e, MdError::Comm(CommError::PeerFailed { .. }));
-    let ok = outcomes.iter().find_map(|r| r.as_ref().ok());
-    let failure = crate::stop::run_failure(&outcomes, is_peer, |t| t.failure.clone());
     let phases = phases.into_inner();
-    let errors = ok.map_or(session.hub().doc().verification_errors, |t| t.errors);
-    let interrupted = ok.and_then(|t| t.interrupted);
     let summary = summaries(&phases);
-    session.finish(phases, summary, errors, failure, interrupted)
+    ended.finish(session, phases, summary)
 }
 
 /// How a rank's run ended, the same on every rank.
@@ -78,6 +70,28 @@ struct RunTotals {
     /// The first rank's I/O error that ended the run ("rank N: ..."), on rank 0 (an empty
     /// string on the others; `None` when no rank failed).
     failure: Option<String>,
+}
+
+impl RankEnd for RunTotals {
+    fn errors(&self) -> u64 {
+        self.errors
+    }
+
+    fn interrupted(&self) -> Option<i32> {
+        self.interrupted
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.clone()
+    }
+
+    const ERRORS_FROM_DOCUMENT: bool = true;
+}
+
+impl RankError for MdError {
+    fn is_peer(&self) -> bool {
+        matches!(self, MdError::Comm(CommError::PeerFailed { .. }))
+    }
 }
 
 fn unix_seconds() -> u64 {

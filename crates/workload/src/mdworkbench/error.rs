@@ -42,3 +42,9 @@ impl MdwbError {
         }
     }
 }
+
+impl From<crate::reduce::WireError> for MdwbError {
+    fn from(e: crate::reduce::WireError) -> Self {
+        MdwbError::Wire(e.to_string())
+    }
+}

@@ -7,13 +7,15 @@
 //! latencies include the loop's own bookkeeping (the object's name, the data stamp).
 
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
-use results::mdworkbench::{Counts, Quantiles, RankOutcome, StonewallOutcome, KINDS};
+use results::mdworkbench::{Counts, OpCount, Quantiles, RankOutcome, StonewallOutcome, KINDS};
+use results::sink::Expect;
 use results::Operation;
-use serde::{Deserialize, Serialize};
 
 use super::ctx::Ctx;
 use super::error::MdwbError;
-use super::outcome::{ErrorAt, PhaseOutcome, VerifyOutcome};
+use super::outcome::{PhaseOutcome, VerifyOutcome};
+use crate::bracket;
+use crate::reduce::{self, RankReport, Verify, WireError};
 
 /// A phase in progress on this rank.
 pub(crate) struct Open {
@@ -33,22 +35,18 @@ pub(crate) fn open(
     iteration: u32,
     waiting_factor: f64,
 ) -> Result<Open, MdwbError> {
-    // Made before the clock starts: new histograms write their whole count arrays.
-    let mut rec = ctx.report.session.recorder(ctx.slot, KINDS.len());
+    let session = ctx.report.session;
+    // Only the benchmark phase stops at the stonewall (-w).
+    let wall = if op == Operation::Benchmark {
+        ctx.params.stonewall_s
+    } else {
+        0.0
+    };
+    let event = bracket::start(op, iteration, ctx.ranks() as usize, expect(wall));
     // The removal after a failure is neither timed nor reported.
-    if ctx.rank() == 0 && !ctx.failing.get() {
-        // Before the barrier, so no sink runs while other ranks are in the timed window.
-        // Only the benchmark phase stops at the stonewall (-w).
-        let wall = if op == Operation::Benchmark {
-            ctx.params.stonewall_s
-        } else {
-            0.0
-        };
-        ctx.report
-            .phase_start(op, iteration, ctx.ranks() as usize, wall);
-    }
-    let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    let event = (!ctx.failing.get()).then_some(event);
+    let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, KINDS.len(), event);
+    bracket::epoch(ctx.comm, &mut rec)?;
     let start = now_ns();
     rec.start(start);
     Ok(Open {
@@ -62,7 +60,7 @@ pub(crate) fn open(
 }
 
 /// Names that a phase could not handle as planned, counted with the first one.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Tally {
     pub count: u64,
     pub first: Option<String>,
@@ -95,22 +93,6 @@ pub(crate) struct Extra {
     pub kept: Tally,
 }
 
-#[derive(Serialize, Deserialize)]
-struct RankReport {
-    start: u64,
-    end: u64,
-    counts: Counts,
-    kinds: Vec<Option<Quantiles>>,
-    bytes: u64,
-    checked: u64,
-    bad: u64,
-    first_error: Option<(String, u64)>,
-    missing: Tally,
-    kept: Tally,
-    latency: Vec<Vec<u8>>,
-    series: Vec<u8>,
-}
-
 /// Closes a phase that ended on this rank at `end` (`now_ns`): barrier, then this rank's
 /// report to rank 0, which reports the phase outcome.
 pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(), MdwbError> {
@@ -129,60 +111,81 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
         exec::interrupt::resume();
     }
     let m = open.rec.finish();
-    let kinds = m
-        .latency
-        .iter()
-        .map(|h| Quantiles::of(&h.summary()))
-        .collect();
-    let v = extra.verify.clone().unwrap_or_default();
+    let epoch = m.series.epoch_ns();
+    let c = &open.counts;
+    let mut counts: Vec<u64> = [
+        c.dset_create,
+        c.dset_delete,
+        c.obj_create,
+        c.obj_read,
+        c.obj_stat,
+        c.obj_delete,
+    ]
+    .iter()
+    .flat_map(|k| [k.ok, k.err])
+    .collect();
+    counts.extend([m.bytes, extra.missing.count, extra.kept.count]);
+    // The clock readings go as read: rank 0 turns them into seconds.
     let report = RankReport {
-        start: open.start,
-        end,
-        counts: open.counts,
-        kinds,
-        bytes: m.bytes,
-        checked: v.checked,
-        bad: v.errors,
-        first_error: v.first_error.map(|e| (e.file, e.offset)),
-        missing: extra.missing,
-        kept: extra.kept,
-        latency: m.latency.iter().map(LatencyHistogram::to_bytes).collect(),
-        series: m.series.to_bytes(),
+        stamps_ns: vec![open.start, end],
+        counts,
+        verify: Verify::of(extra.verify.clone().unwrap_or_default()),
+        latency: m.latency,
+        series: Some(m.series),
+        // The first name of each tally ("": none; a name is never empty).
+        notes: vec![
+            extra.missing.first.unwrap_or_default(),
+            extra.kept.first.unwrap_or_default(),
+        ],
+        ..RankReport::default()
     };
-    let bytes = serde_json::to_vec(&report).map_err(|e| MdwbError::Wire(e.to_string()))?;
-    let Some(all) = ctx.comm.gather_bytes(&bytes, 0)? else {
+    let Some(all) = reduce::gather(ctx.comm, &report)? else {
         return Ok(());
     };
-    let wire = |e: String| MdwbError::Wire(e);
     let mut ranks = Vec::with_capacity(all.len());
     let mut latency: Vec<LatencyHistogram> =
         KINDS.iter().map(|_| LatencyHistogram::new()).collect();
-    let mut series = IntervalSeries::new(ctx.report.session.interval_ns(), m.series.epoch_ns());
+    let mut series = IntervalSeries::new(ctx.report.session.interval_ns(), epoch);
     let mut verify = VerifyOutcome::default();
     let (mut missing, mut kept) = (Tally::default(), Tally::default());
-    for (rank, raw) in all.iter().enumerate() {
-        let r: RankReport = serde_json::from_slice(raw).map_err(|e| wire(e.to_string()))?;
-        for (h, b) in latency.iter_mut().zip(&r.latency) {
-            h.merge(&LatencyHistogram::from_bytes(b).map_err(wire)?);
-        }
-        series.merge(&IntervalSeries::from_bytes(&r.series).map_err(wire)?);
-        verify.errors += r.bad;
-        verify.checked += r.checked;
-        if let (Some((file, offset)), None) = (r.first_error, &verify.first_error) {
-            verify.first_error = Some(ErrorAt {
-                rank: rank as u64,
-                file,
-                offset,
-            });
-        }
-        missing.add(r.missing);
-        kept.add(r.kept);
+    for r in all.reports() {
+        let (rank, r) = r?;
+        let [start, end] = r.stamps_n()?;
+        let [c @ .., bytes, missing_n, kept_n] = r.counts_n::<15>()?;
+        let [missing_first, kept_first] = notes(&r.notes)?;
+        r.merge_latency(&mut latency)?;
+        series.merge(r.series()?);
+        r.verify.add_to(rank, &mut verify);
+        missing.add(Tally {
+            count: missing_n,
+            first: missing_first,
+        });
+        kept.add(Tally {
+            count: kept_n,
+            first: kept_first,
+        });
+        let count = |i: usize| OpCount {
+            ok: c[2 * i],
+            err: c[2 * i + 1],
+        };
         ranks.push(RankOutcome {
-            start: secs(r.start),
-            end: secs(r.end),
-            counts: r.counts,
-            kinds: r.kinds,
-            bytes: r.bytes,
+            start: secs(start),
+            end: secs(end),
+            counts: Counts {
+                dset_create: count(0),
+                dset_delete: count(1),
+                obj_create: count(2),
+                obj_read: count(3),
+                obj_stat: count(4),
+                obj_delete: count(5),
+            },
+            // The rank's own distributions, from its histograms as it recorded them.
+            kinds: r
+                .latency
+                .iter()
+                .map(|h| Quantiles::of(&h.summary()))
+                .collect(),
+            bytes,
         });
     }
     let p = ctx.params;
@@ -224,14 +227,24 @@ fn tally_warnings(missing: &Tally, kept: &Tally) -> Vec<String> {
     out
 }
 
-/// Waits `ns` (md-workbench's `mdw_wait`): spins below 10 ms, sleeps above.
-pub(crate) fn wait(ns: u64) {
-    if ns < 10_000_000 {
-        let end = now_ns().saturating_add(ns);
-        while now_ns() < end {
-            std::hint::spin_loop();
-        }
-    } else {
-        std::thread::sleep(std::time::Duration::from_nanos(ns));
+/// The two first names of a report's tallies ("": none).
+fn notes(n: &[String]) -> Result<[Option<String>; 2], WireError> {
+    match n {
+        [a, b] => Ok([a, b].map(|s| (!s.is_empty()).then(|| s.clone()))),
+        _ => Err(WireError::Shape(format!("{} notes, expected 2", n.len()))),
     }
+}
+
+fn expect(deadline_s: f64) -> Expect {
+    // The counts are left unknown: the benchmark's depend on waiting and the stonewall.
+    Expect {
+        deadline_s: (deadline_s > 0.0).then_some(deadline_s),
+        ..Expect::default()
+    }
+}
+
+/// Waits `ns` (md-workbench's `mdw_wait`): spins below 10 ms, sleeps above; a signal ends a
+/// sleep early.
+pub(crate) fn wait(ns: u64) {
+    exec::interrupt::wait_until(now_ns().saturating_add(ns), now_ns, 10_000_000);
 }

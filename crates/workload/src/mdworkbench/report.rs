@@ -2,8 +2,8 @@
 //! session (the result document and the sinks), and every phase's outcome is kept.
 
 use results::mdworkbench::phase_result;
-use results::sink::{Detail, Expect, PhaseStart};
-use results::{Operation, Parameters};
+use results::sink::Detail;
+use results::Parameters;
 
 use super::outcome::PhaseOutcome;
 use crate::session::{Collected, Session};
@@ -22,21 +22,6 @@ impl Report<'_> {
             m.resolved.data_seed = Some(data_seed);
             m.resolved.start_position = start;
         }
-    }
-
-    /// `deadline_s`: the stonewall (`-w`), for a progress display; the counts are left
-    /// unknown (the benchmark's depends on waiting and the stonewall).
-    pub fn phase_start(&self, op: Operation, iteration: u32, ranks: usize, deadline_s: f64) {
-        self.session.hub().phase_start(&PhaseStart {
-            operation: op,
-            iteration,
-            io500_phase: None,
-            ranks,
-            expect: Expect {
-                deadline_s: (deadline_s > 0.0).then_some(deadline_s),
-                ..Expect::default()
-            },
-        });
     }
 
     pub fn phase(&self, o: PhaseOutcome, interrupted: bool) {

@@ -16,6 +16,7 @@ use super::precreate::precreate;
 use super::report::Report;
 use super::status::{self, Position};
 use crate::session::{Collected, Finished, Session};
+use crate::skeleton::{self, Engines, RankEnd, RankError};
 use plan::mdworkbench::MdWorkbenchParams;
 
 /// The plan of a run, checked: the parameters and where it starts (rank 0's preflight read
@@ -29,48 +30,40 @@ pub struct Plan<'a> {
 /// Runs a plan on `ranks`, reporting through `session` from start to end (also when a rank
 /// fails: the phases that finished stay in the document).
 pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
-    session.hub().start();
     let phases = Collected::new();
     let report = Report {
         session,
         phases: &phases,
     };
-    let outcomes = session.sampled(|| {
-        ranks.run(|comm| {
-            let engine = engine::build(&plan.params.engine, comm.rank())
-                .map_err(|e| MdwbError::Engine(e.to_string()))?;
-            // md-workbench's `time(NULL)` as a C int, broadcast from rank 0.
-            let clock = (measure::wall_clock_ns() / 1_000_000_000) as i32 as i64;
-            let seed = match plan.params.seed {
-                Some(g) => g,
-                None => comm.broadcast_u64(clock as u64, 0)? as i64,
-            };
-            let ctx = Ctx {
-                params: plan.params,
-                comm,
-                engine: engine.as_ref(),
-                seed,
-                report: &report,
-                slot: comm.rank() - ranks.first_local(),
-                stopped: std::cell::Cell::new(None),
-                failed: std::cell::RefCell::new(None),
-                failing: std::cell::Cell::new(false),
-            };
-            let start = Position {
-                pos: comm.broadcast_u64(plan.start.pos, 0)?,
-                made_dir: plan.start.made_dir,
-            };
-            run_rank(&ctx, start)
-        })
+    let engines = Engines::Plan(&plan.params.engine, MdwbError::Engine);
+    let ended = skeleton::run(session, ranks, engines, |r| {
+        let comm = r.comm;
+        // md-workbench's `time(NULL)` as a C int, broadcast from rank 0.
+        let clock = (measure::wall_clock_ns() / 1_000_000_000) as i32 as i64;
+        let seed = match plan.params.seed {
+            Some(g) => g,
+            None => comm.broadcast_u64(clock as u64, 0)? as i64,
+        };
+        let ctx = Ctx {
+            params: plan.params,
+            comm,
+            engine: r.engine,
+            seed,
+            report: &report,
+            slot: r.slot,
+            stopped: std::cell::Cell::new(None),
+            failed: std::cell::RefCell::new(None),
+            failing: std::cell::Cell::new(false),
+        };
+        let start = Position {
+            pos: comm.broadcast_u64(plan.start.pos, 0)?,
+            made_dir: plan.start.made_dir,
+        };
+        run_rank(&ctx, start)
     });
-    let is_peer = |e: &MdwbError| matches!(e, MdwbError::Comm(CommError::PeerFailed { .. }));
-    let ok = outcomes.iter().find_map(|r| r.as_ref().ok());
-    let failure = crate::stop::run_failure(&outcomes, is_peer, |t| t.failure.clone());
     let phases = phases.into_inner();
-    let errors = ok.map_or(session.hub().doc().verification_errors, |t| t.errors);
-    let interrupted = ok.and_then(|t| t.interrupted);
     let summary = summaries(&phases);
-    session.finish(phases, summary, errors, failure, interrupted)
+    ended.finish(session, phases, summary)
 }
 
 /// How a rank's run ended, the same on every rank.
@@ -82,6 +75,28 @@ struct RunTotals {
     /// The first rank's I/O error that ended the run ("rank N: ..."), on rank 0 (an empty
     /// string on the others; `None` when no rank failed).
     failure: Option<String>,
+}
+
+impl RankEnd for RunTotals {
+    fn errors(&self) -> u64 {
+        self.errors
+    }
+
+    fn interrupted(&self) -> Option<i32> {
+        self.interrupted
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.clone()
+    }
+
+    const ERRORS_FROM_DOCUMENT: bool = true;
+}
+
+impl RankError for MdwbError {
+    fn is_peer(&self) -> bool {
+        matches!(self, MdwbError::Comm(CommError::PeerFailed { .. }))
+    }
 }
 
 /// The run on this rank.

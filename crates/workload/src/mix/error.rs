@@ -30,3 +30,9 @@ impl MixError {
         }
     }
 }
+
+impl From<crate::reduce::WireError> for MixError {
+    fn from(e: crate::reduce::WireError) -> Self {
+        MixError::Wire(e.to_string())
+    }
+}

@@ -5,12 +5,14 @@
 
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use results::mix::{judge, RankStep, Verdict, KINDS};
+use results::sink::Expect;
 use results::Operation;
-use serde::{Deserialize, Serialize};
 
 use super::ctx::Ctx;
 use super::error::MixError;
 use super::PhaseOutcome;
+use crate::bracket;
+use crate::reduce::{self, RankReport};
 
 /// A phase in progress on this rank.
 pub(crate) struct Open {
@@ -27,7 +29,7 @@ pub(crate) struct Open {
 }
 
 /// What a rank counts besides the recorder's latencies.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Tally {
     pub done: [u64; KINDS],
     pub scheduled: u64,
@@ -38,19 +40,20 @@ pub(crate) struct Tally {
 /// Opens a phase: rank 0 reports it, then the barrier (rank 0's clock becomes the series
 /// epoch), then the phase start.
 pub(crate) fn open(ctx: &Ctx, op: Operation, step: u32, requested: u64) -> Result<Open, MixError> {
-    // Made before the clock starts: new histograms write their whole count arrays.
-    let mut rec = ctx.report.session.recorder(ctx.slot, KINDS);
-    let tally = Tally::default();
-    if ctx.rank() == 0 {
-        let window = (op == Operation::MixStep).then_some(ctx.params.step_seconds);
-        ctx.report
-            .phase_start(op, step, ctx.ranks() as usize, window);
-    }
+    let window = (op == Operation::MixStep).then_some(ctx.params.step_seconds);
+    let expect = Expect {
+        deadline_s: window,
+        ..Expect::default()
+    };
+    let event = bracket::start(op, step, ctx.ranks() as usize, expect);
+    let session = ctx.report.session;
+    let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, KINDS, Some(event));
+    // Made before the clock starts too, as the recorder's.
+    let (waits, service) = (LatencyHistogram::new(), LatencyHistogram::new());
     // A broadcast is no barrier under MPI (the root may leave it first): the barrier makes
     // every rank's window start together.
     ctx.comm.barrier()?;
-    let epoch = ctx.comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    bracket::epoch(ctx.comm, &mut rec)?;
     let start = now_ns();
     rec.start(start);
     Ok(Open {
@@ -59,23 +62,10 @@ pub(crate) fn open(ctx: &Ctx, op: Operation, step: u32, requested: u64) -> Resul
         requested,
         start,
         rec,
-        tally,
-        waits: LatencyHistogram::new(),
-        service: LatencyHistogram::new(),
+        tally: Tally::default(),
+        waits,
+        service,
     })
-}
-
-#[derive(Serialize, Deserialize)]
-struct RankReport {
-    start: u64,
-    end: u64,
-    bytes: u64,
-    tally: Tally,
-    notes: Vec<String>,
-    waits: Vec<u8>,
-    service: Vec<u8>,
-    latency: Vec<Vec<u8>>,
-    series: Vec<u8>,
 }
 
 /// Closes a phase that ended on this rank at `end` (`now_ns`): barrier, then this rank's
@@ -102,46 +92,50 @@ pub(crate) fn close(
         exec::interrupt::resume();
     }
     let m = open.rec.finish();
+    let epoch = m.series.epoch_ns();
+    let t = &open.tally;
+    let mut counts = vec![m.bytes, t.scheduled, t.not_started, t.substituted];
+    counts.extend(t.done);
+    let mut latency = m.latency;
+    latency.extend([open.waits, open.service]);
+    // The clock readings go as read: rank 0 turns them into seconds.
     let report = RankReport {
-        start: open.start,
-        end,
-        bytes: m.bytes,
-        tally: open.tally,
+        stamps_ns: vec![open.start, end],
+        counts,
+        latency,
+        series: Some(m.series),
         notes,
-        waits: open.waits.to_bytes(),
-        service: open.service.to_bytes(),
-        latency: m.latency.iter().map(LatencyHistogram::to_bytes).collect(),
-        series: m.series.to_bytes(),
+        ..RankReport::default()
     };
-    let bytes = serde_json::to_vec(&report).map_err(|e| MixError::Wire(e.to_string()))?;
-    let Some(all) = ctx.comm.gather_bytes(&bytes, 0)? else {
+    let Some(all) = reduce::gather(ctx.comm, &report)? else {
         return Ok(None);
     };
-    let wire = MixError::Wire;
-    let mut latency: Vec<LatencyHistogram> = (0..KINDS).map(|_| LatencyHistogram::new()).collect();
-    let mut series = IntervalSeries::new(ctx.report.session.interval_ns(), m.series.epoch_ns());
-    let (mut waits, mut service) = (LatencyHistogram::new(), LatencyHistogram::new());
+    // The operation kinds' histograms, then the waits and the service times.
+    let mut latency: Vec<LatencyHistogram> =
+        (0..KINDS + 2).map(|_| LatencyHistogram::new()).collect();
+    let mut series = IntervalSeries::new(ctx.report.session.interval_ns(), epoch);
     let mut ranks = Vec::with_capacity(all.len());
     let mut warnings = Vec::new();
-    for (rank, raw) in all.iter().enumerate() {
-        let r: RankReport = serde_json::from_slice(raw).map_err(|e| wire(e.to_string()))?;
-        for (h, b) in latency.iter_mut().zip(&r.latency) {
-            h.merge(&LatencyHistogram::from_bytes(b).map_err(wire)?);
-        }
-        series.merge(&IntervalSeries::from_bytes(&r.series).map_err(wire)?);
-        waits.merge(&LatencyHistogram::from_bytes(&r.waits).map_err(wire)?);
-        service.merge(&LatencyHistogram::from_bytes(&r.service).map_err(wire)?);
+    for r in all.reports() {
+        let (rank, r) = r?;
+        let [start, end] = r.stamps_n()?;
+        let [bytes, scheduled, not_started, substituted, done @ ..] =
+            r.counts_n::<{ 4 + KINDS }>()?;
+        r.merge_latency(&mut latency)?;
+        series.merge(r.series()?);
         warnings.extend(r.notes.iter().map(|n| format!("rank {rank}: {n}")));
         ranks.push(RankStep {
-            start: secs(r.start),
-            end: secs(r.end),
-            done: r.tally.done.to_vec(),
-            bytes: r.bytes,
-            scheduled: r.tally.scheduled,
-            not_started: r.tally.not_started,
-            substituted: r.tally.substituted,
+            start: secs(start),
+            end: secs(end),
+            done: done.to_vec(),
+            bytes,
+            scheduled,
+            not_started,
+            substituted,
         });
     }
+    let service = latency.pop().unwrap_or_default();
+    let waits = latency.pop().unwrap_or_default();
     let mut outcome = PhaseOutcome {
         phase: open.op,
         step: open.step,
@@ -174,24 +168,7 @@ pub(crate) fn close(
 }
 
 /// Waits until `due` on the `now_ns` clock and returns the clock then: sleeps while more than
-/// 200 us remain (the ranks may share cores), then spins. A signal ends the wait early: the
-/// sleeps last at most a poll interval (`exec::interrupt::POLL_NS`) and the flag is looked at
-/// between them.
+/// 200 us remain (the ranks may share cores), then spins; a signal ends the wait early.
 pub(crate) fn wait_until(due: u64) -> u64 {
-    loop {
-        let now = now_ns();
-        if now >= due {
-            return now;
-        }
-        let left = due - now;
-        if left > 200_000 {
-            if exec::interrupt::requested() {
-                return now;
-            }
-            let nap = (left - 100_000).min(exec::interrupt::POLL_NS);
-            std::thread::sleep(std::time::Duration::from_nanos(nap));
-        } else {
-            std::hint::spin_loop();
-        }
-    }
+    exec::interrupt::wait_until(due, now_ns, 200_000)
 }

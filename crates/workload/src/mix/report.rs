@@ -5,7 +5,7 @@
 
 use plan::mix::LatencyLimit;
 use results::mix::{knee, phase_result, step_record, MixResult};
-use results::sink::{Detail, Expect, PhaseStart};
+use results::sink::Detail;
 use results::Operation;
 
 use super::PhaseOutcome;
@@ -18,20 +18,6 @@ pub(crate) struct Report<'a> {
 }
 
 impl Report<'_> {
-    /// `window_s`: a step's window, for a progress display.
-    pub fn phase_start(&self, op: Operation, step: u32, ranks: usize, window_s: Option<f64>) {
-        self.session.hub().phase_start(&PhaseStart {
-            operation: op,
-            iteration: step,
-            io500_phase: None,
-            ranks,
-            expect: Expect {
-                deadline_s: window_s,
-                ..Expect::default()
-            },
-        });
-    }
-
     /// `cut`: a signal stopped the phase; a cut step stays out of the `mix` block's steps.
     pub fn phase(&self, o: PhaseOutcome, cut: bool) {
         let mut result = phase_result(&o);

@@ -21,6 +21,7 @@ use super::step::step;
 use super::tree::RankTree;
 use super::PhaseOutcome;
 use crate::session::{Collected, Finished, Session};
+use crate::skeleton::{self, Engines, RankEnd, RankError};
 
 /// Runs the plan on `ranks`, reporting through `session` from start to end (also when a rank
 /// fails: the phases that finished stay in the document). `made_dir`: the checks before the
@@ -31,39 +32,32 @@ pub fn run(
     ranks: &Ranks,
     session: &Session,
 ) -> Finished<PhaseOutcome> {
-    session.hub().start();
     let phases = Collected::new();
     let report = Report {
         session,
         phases: &phases,
         limit: params.latency_limit,
     };
-    let outcomes = session.sampled(|| {
-        ranks.run(|comm| {
-            let engine = engine::build(&params.engine, comm.rank())
-                .map_err(|e| MixError::Engine(e.to_string()))?;
-            let ctx = Ctx {
-                params,
-                comm,
-                engine: engine.as_ref(),
-                report: &report,
-                slot: comm.rank() - ranks.first_local(),
-                stopped: std::cell::Cell::new(None),
-                failed: std::cell::RefCell::new(None),
-                failing: std::cell::Cell::new(false),
-            };
-            run_rank(&ctx, made_dir)
-        })
+    let engines = Engines::Plan(&params.engine, MixError::Engine);
+    let ended = skeleton::run(session, ranks, engines, |r| {
+        let ctx = Ctx {
+            params,
+            comm: r.comm,
+            engine: r.engine,
+            report: &report,
+            slot: r.slot,
+            stopped: std::cell::Cell::new(None),
+            failed: std::cell::RefCell::new(None),
+            failing: std::cell::Cell::new(false),
+        };
+        run_rank(&ctx, made_dir)
     });
-    let is_peer = |e: &MixError| matches!(e, MixError::Comm(CommError::PeerFailed { .. }));
-    let failure = crate::stop::run_failure(&outcomes, is_peer, |t| t.failure.clone());
-    if let Some(f) = &failure {
+    if let Some(f) = &ended.failure {
         report.stopped(format!("a rank failed: {f}"));
     }
-    let interrupted = outcomes.iter().find_map(|o| o.as_ref().ok()?.interrupted);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
-    session.finish(phases, summary, 0, failure, interrupted)
+    ended.finish(session, phases, summary)
 }
 
 /// How a rank's run ended, the same on every rank.
@@ -73,6 +67,22 @@ struct RunTotals {
     /// "rank N: <error>" of the lowest rank whose I/O error ended the run, on rank 0 (empty
     /// on the others; `None` when no rank failed).
     failure: Option<String>,
+}
+
+impl RankEnd for RunTotals {
+    fn interrupted(&self) -> Option<i32> {
+        self.interrupted
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.clone()
+    }
+}
+
+impl RankError for MixError {
+    fn is_peer(&self) -> bool {
+        matches!(self, MixError::Comm(CommError::PeerFailed { .. }))
+    }
 }
 
 fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {

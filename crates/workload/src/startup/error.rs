@@ -47,3 +47,9 @@ impl StartupError {
 fn at(offset: Option<u64>) -> String {
     offset.map_or(String::new(), |o| format!(" at offset {o}"))
 }
+
+impl From<crate::reduce::WireError> for StartupError {
+    fn from(e: crate::reduce::WireError) -> Self {
+        StartupError::Wire(e.to_string())
+    }
+}

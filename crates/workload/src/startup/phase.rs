@@ -16,16 +16,17 @@ use engine::{Engine, OpenHints, OpenMode};
 use exec::Comm;
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use plan::startup::StartupParams;
-use results::sink::{Detail, Expect, PhaseStart};
+use results::sink::{Detail, Expect};
 use results::startup::{
     kinds, phase_result, PhaseOutcome, RankOutcome, CLOSE, LOAD, OPEN, READ, STAT,
 };
 use results::Operation;
-use serde::{Deserialize, Serialize};
 
 use super::error::StartupError;
 use super::manifest::Manifest;
+use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
+use crate::reduce::{self, RankReport};
 use crate::session::{Collected, Session};
 
 /// What a rank carries through the run.
@@ -86,13 +87,6 @@ impl Reads<'_> {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct RankReport {
-    outcome: Option<RankOutcome>,
-    latency: Vec<Vec<u8>>,
-    series: Vec<u8>,
-}
-
 /// Runs phase `op` of `iteration` on this rank; rank 0 reports its outcome. `Some(signal)`:
 /// a signal stopped the run (every rank agrees; the phase is recorded as interrupted).
 pub(crate) fn read_phase(
@@ -105,26 +99,17 @@ pub(crate) fn read_phase(
     let set = reads.set(op, ctx.index.is_some(), ctx.drops);
     let page_cache = before_phase(ctx.session, comm, ctx.engine.caps(), Some(&set), true)?;
     let kinds = kinds(op);
-    // Made before the clock starts: new histograms write their whole count arrays.
-    let mut rec = ctx.session.recorder(ctx.slot, kinds.len());
     let mut buf = ctx.engine.alloc_buffer(ctx.p.transfer_size as usize);
     let readers = comm.all_reduce_u64(u64::from(ctx.index.is_some()), exec::ReduceOp::Sum)?;
-    if comm.rank() == 0 {
-        let (ops, bytes) = reads.expect(op);
-        ctx.session.hub().phase_start(&PhaseStart {
-            operation: op,
-            iteration,
-            io500_phase: None,
-            ranks: readers as usize,
-            expect: Expect {
-                bytes: Some(bytes * readers),
-                ops: (ops > 0).then_some(ops * readers),
-                deadline_s: None,
-            },
-        });
-    }
-    let epoch = comm.broadcast_u64(now_ns(), 0)?;
-    rec.set_epoch(epoch);
+    let (ops, bytes) = reads.expect(op);
+    let expect = Expect {
+        bytes: Some(bytes * readers),
+        ops: (ops > 0).then_some(ops * readers),
+        deadline_s: None,
+    };
+    let event = bracket::start(op, iteration, readers as usize, expect);
+    let mut rec = bracket::prepare(ctx.session, comm, ctx.slot, kinds.len(), Some(event));
+    let epoch = bracket::epoch(comm, &mut rec)?;
     comm.barrier()?;
     let t0 = now_ns();
     let mut outcome = None;
@@ -154,27 +139,47 @@ pub(crate) fn read_phase(
         exec::interrupt::resume();
     }
     let m = rec.finish();
-    let report = RankReport {
-        outcome,
-        latency: m.latency.iter().map(LatencyHistogram::to_bytes).collect(),
-        series: m.series.to_bytes(),
+    // A reader's start and end go as the seconds it took them in; a rank that does not read
+    // sends neither.
+    let (seconds, counts) = match outcome {
+        Some(r) => (
+            vec![r.start_s, r.done_s],
+            vec![r.rank, r.files, r.stats, r.opens, r.bytes],
+        ),
+        None => (Vec::new(), Vec::new()),
     };
-    let bytes = serde_json::to_vec(&report).map_err(|e| StartupError::Wire(e.to_string()))?;
-    let Some(all) = comm.gather_bytes(&bytes, 0)? else {
+    let report = RankReport {
+        seconds,
+        counts,
+        latency: m.latency,
+        series: Some(m.series),
+        ..RankReport::default()
+    };
+    let Some(all) = reduce::gather(comm, &report)? else {
         return Ok(stop);
     };
-    let wire = StartupError::Wire;
     let mut latency: Vec<LatencyHistogram> =
         kinds.iter().map(|_| LatencyHistogram::new()).collect();
     let mut series = IntervalSeries::new(ctx.session.interval_ns(), epoch);
     let mut ranks = Vec::new();
-    for raw in &all {
-        let r: RankReport = serde_json::from_slice(raw).map_err(|e| wire(e.to_string()))?;
-        for (h, b) in latency.iter_mut().zip(&r.latency) {
-            h.merge(&LatencyHistogram::from_bytes(b).map_err(wire)?);
+    for r in all.reports() {
+        let (_, r) = r?;
+        r.merge_latency(&mut latency)?;
+        series.merge(r.series()?);
+        if r.counts.is_empty() {
+            continue;
         }
-        series.merge(&IntervalSeries::from_bytes(&r.series).map_err(wire)?);
-        ranks.extend(r.outcome);
+        let [start_s, done_s] = r.seconds_n()?;
+        let [rank, files, stats, opens, bytes] = r.counts_n()?;
+        ranks.push(RankOutcome {
+            rank,
+            start_s,
+            done_s,
+            files,
+            stats,
+            opens,
+            bytes,
+        });
     }
     let o = PhaseOutcome {
         phase: op,

@@ -6,8 +6,8 @@
 use engine::Target;
 use std::collections::HashMap;
 
-use engine::{Engine, PosixEngine};
-use exec::{first_failure, Comm, CommError, Ranks};
+use engine::Engine;
+use exec::{Comm, CommError, Ranks};
 use plan::startup::StartupParams;
 use results::startup::{summaries, PhaseOutcome};
 use results::{Operation, Parameters};
@@ -19,29 +19,38 @@ use super::prepare::{self, Made};
 use super::shape::generate;
 use crate::cache::first_on_node;
 use crate::session::{Collected, Finished, Session};
+use crate::skeleton::{self, Engines, RankEnd, RankError};
 
 /// Runs `p` on `ranks`, reporting through `session` from start to end.
 pub fn run(p: &StartupParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
-    session.hub().start();
     let phases = Collected::new();
-    let outcomes = session.sampled(|| {
-        ranks.run(|comm| {
-            let engine = PosixEngine::new(false);
-            let slot = comm.rank() - ranks.first_local();
-            let mut made = Made::default();
-            let result = run_rank(p, comm, &engine, session, &phases, slot, &mut made);
-            if comm.rank() == 0 {
-                finish_files(p, &engine, session, &made);
-            }
-            result
-        })
+    let ended = skeleton::run(session, ranks, Engines::Posix, |r| {
+        let mut made = Made::default();
+        let engine = r.engine;
+        let result = run_rank(p, r.comm, engine, session, &phases, r.slot, &mut made);
+        if r.comm.rank() == 0 {
+            finish_files(p, engine, session, &made);
+        }
+        result.map(Stopped)
     });
-    let is_peer = |e: &StartupError| matches!(e, StartupError::Comm(CommError::PeerFailed { .. }));
-    let failure = first_failure(&outcomes, is_peer);
-    let interrupted = outcomes.iter().find_map(|o| *o.as_ref().ok()?);
     let phases = phases.into_inner();
     let summary = summaries(&phases);
-    session.finish(phases, summary, 0, failure, interrupted)
+    ended.finish(session, phases, summary)
+}
+
+/// The signal that stopped the run, if one did: all a rank's run ends with.
+struct Stopped(Option<i32>);
+
+impl RankEnd for Stopped {
+    fn interrupted(&self) -> Option<i32> {
+        self.0
+    }
+}
+
+impl RankError for StartupError {
+    fn is_peer(&self) -> bool {
+        matches!(self, StartupError::Comm(CommError::PeerFailed { .. }))
+    }
 }
 
 fn run_rank(
