@@ -6,6 +6,7 @@ mod common;
 mod events;
 mod faults;
 mod find;
+mod global_options;
 mod golden;
 mod io500;
 mod ior;

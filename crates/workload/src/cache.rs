@@ -58,8 +58,9 @@ pub fn first_on_node(comm: &dyn Comm) -> bool {
 /// Before a phase: drops caches as `--drop-caches` asks, then measures the residency of
 /// `reads` (a phase that reads file data). `metadata`: the phase looks up names (mdtest,
 /// find), whose dentry and inode caches only the whole node's drop empties. Rank 0 gets the
-/// phase's facts (`None` when there are none: a phase that neither reads nor drops); the
-/// others always `None`.
+/// phase's facts (`None` when there are none: a phase that neither reads nor was asked to
+/// drop); the others always `None`. A phase that reads no file data and whose drop asked for
+/// files only records that there was nothing to drop, so no drop goes unsaid.
 pub fn before_phase(
     session: &Session,
     comm: &dyn Comm,
@@ -72,8 +73,13 @@ pub fn before_phase(
     let limits = &Limits { session, metadata };
     let Some(reads) = reads else {
         // Only the whole node's caches can be dropped for a phase that reads no file data.
-        let done = system_drop(limits, comm, policy)? == SystemDrop::Done;
-        return Ok((root && done).then(|| not_measured(system())));
+        let drop = match system_drop(limits, comm, policy)? {
+            _ if policy == DropCaches::Off => None,
+            SystemDrop::Done => Some(system()),
+            SystemDrop::NotAsked => Some(nothing(NO_FILE_DATA.to_string())),
+            SystemDrop::Failed(why) => Some(nothing(format!("{why}; {NO_FILE_DATA}"))),
+        };
+        return Ok(drop.filter(|_| root).map(not_measured));
     };
     let data = comm.all_reduce_u64(reads.bytes, ReduceOp::Sum)?;
     if !(caps.page_cache && caps.does_io) {
@@ -189,6 +195,17 @@ enum SystemDrop {
     Done,
     /// Asked for and not done, with the reason.
     Failed(String),
+}
+
+const NO_FILE_DATA: &str = "the phase reads no file data: there is nothing to drop per file";
+
+/// A drop that did not happen, and why.
+fn nothing(why: String) -> CacheDrop {
+    CacheDrop {
+        method: DropMethod::None,
+        resident_fraction_before: None,
+        note: Some(why),
+    }
 }
 
 fn system() -> CacheDrop {

@@ -16,7 +16,9 @@ use super::error::MdwbError;
 use super::naming::{item, read_rank, write_rank, Names};
 use super::outcome::{ErrorAt, VerifyOutcome};
 use super::phase::{close, open, wait, Extra};
+use crate::cache::{drops_files, ReadSet};
 use crate::ior::data::{Checker, DataPattern};
+use engine::cache::Strided;
 
 /// The data of the creates and the checks of the reads, per data set: one pattern per rank
 /// written to or read from (a set's writer and reader depend on the set only), made before
@@ -99,6 +101,49 @@ fn done(rec: &mut Recorder, kind: usize, bytes: u64, factor: f64) -> u64 {
     after
 }
 
+/// Residency checks look at this many objects per rank at the most.
+const CHECKED_OBJECTS: u64 = 1024;
+
+/// The objects an iteration may read on this rank (all of them unless a stonewall stops it
+/// early), for the page-cache step: a sample, or every one when `--drop-caches` drops file by
+/// file. Each object has one reader, which drops it.
+fn read_set(ctx: &Ctx, it: &Iteration) -> ReadSet {
+    let p = ctx.params;
+    let (rank, ranks) = (ctx.rank(), ctx.ranks());
+    let count = p.objects_per_set.saturating_mul(p.data_sets);
+    let all = drops_files(ctx.report.session);
+    let every = match all {
+        true => 1,
+        false => count.div_ceil(CHECKED_OBJECTS).max(1),
+    };
+    let caps = ctx.engine.caps();
+    let mut names = Names::new(&p.dir);
+    let mut files = Vec::new();
+    if caps.page_cache && caps.does_io {
+        let mut n = 0u64;
+        for f in 0..p.objects_per_set {
+            for d in 0..p.data_sets {
+                if n.is_multiple_of(every) {
+                    let reader = read_rank(rank, p.offset, d, ranks);
+                    let path = names.object(reader, d, it.start + f).to_path_buf();
+                    files.push((path, Strided::whole(0, p.object_size), true));
+                }
+                n += 1;
+            }
+        }
+    }
+    let check_every = match all {
+        true => files.len().div_ceil(CHECKED_OBJECTS as usize).max(1),
+        false => 1,
+    };
+    ReadSet {
+        files,
+        bytes: count.saturating_mul(p.object_size),
+        check_every,
+        complete: all || every == 1,
+    }
+}
+
 /// Runs one iteration; returns the groups of `-D` objects done (how far the data sets moved).
 pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u64, MdwbError> {
     let p = ctx.params;
@@ -108,7 +153,8 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
     let mut names = Names::new(&p.dir);
     let mut v = VerifyOutcome::default();
     let factor = it.factor;
-    let mut o = open(ctx, Operation::Benchmark, it.number, factor)?;
+    let reads = read_set(ctx, it);
+    let mut o = open(ctx, Operation::Benchmark, it.number, factor, Some(&reads))?;
     let deadline_ns = (p.stonewall_s * 1e9) as u64;
     let mut armed = p.stonewall_s > 0.0;
     let mut total = p.objects_per_set;

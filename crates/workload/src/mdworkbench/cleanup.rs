@@ -23,7 +23,7 @@ pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64, sets: bool) -> Result<(
     let rank = ctx.rank();
     let mut names = Names::new(&p.dir);
     let mut extra = Extra::default();
-    let mut o = open(ctx, Operation::Cleanup, 0, 0.0)?;
+    let mut o = open(ctx, Operation::Cleanup, 0, 0.0, None)?;
     for set in 0..p.data_sets {
         for index in start..start + count {
             let path = names.object(rank, set, index);

@@ -9,16 +9,19 @@
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use results::mdworkbench::{Counts, OpCount, Quantiles, RankOutcome, StonewallOutcome, KINDS};
 use results::sink::Expect;
-use results::Operation;
+use results::{Operation, PageCache};
 
 use super::ctx::Ctx;
 use super::error::MdwbError;
 use super::outcome::{PhaseOutcome, VerifyOutcome};
 use crate::bracket;
+use crate::cache::{before_phase, ReadSet};
 use crate::reduce::{self, RankReport, Verify, WireError};
 
 /// A phase in progress on this rank.
 pub(crate) struct Open {
+    /// Rank 0: what the page cache held before the phase, or what `--drop-caches` did.
+    page_cache: Option<PageCache>,
     pub op: Operation,
     pub iteration: u32,
     pub waiting_factor: f64,
@@ -27,15 +30,22 @@ pub(crate) struct Open {
     pub counts: Counts,
 }
 
-/// Opens a phase: rank 0 reports it, then the barrier (rank 0's clock becomes the series
-/// epoch), then the phase start.
+/// Opens a phase: the page-cache step (`--drop-caches`, and how much of `reads`, the objects
+/// the phase reads, is resident), rank 0 reports it, rank 0's clock becomes the series
+/// epoch, then the phase start.
 pub(crate) fn open(
     ctx: &Ctx,
     op: Operation,
     iteration: u32,
     waiting_factor: f64,
+    reads: Option<&ReadSet>,
 ) -> Result<Open, MdwbError> {
     let session = ctx.report.session;
+    // Not for the removal after a failure, which is neither timed nor reported.
+    let page_cache = match ctx.failing.get() {
+        true => None,
+        false => before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?,
+    };
     // Only the benchmark phase stops at the stonewall (-w).
     let wall = if op == Operation::Benchmark {
         ctx.params.stonewall_s
@@ -50,6 +60,7 @@ pub(crate) fn open(
     let start = now_ns();
     rec.start(start);
     Ok(Open {
+        page_cache,
         op,
         iteration,
         waiting_factor,
@@ -203,6 +214,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
             verification: extra.verify.map(|_| verify),
             warnings: tally_warnings(&missing, &kept),
         },
+        open.page_cache,
         cut,
     );
     Ok(())

@@ -22,7 +22,7 @@ pub(crate) fn precreate(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
     let mut data = vec![0u8; p.object_size as usize];
     pattern.fill(&mut data);
     let mut names = Names::new(&p.dir);
-    let mut o = open(ctx, Operation::Precreate, 0, 0.0)?;
+    let mut o = open(ctx, Operation::Precreate, 0, 0.0, None)?;
     // A rank that failed (making -o) makes nothing; the ranks agree at the close.
     let sets = if ctx.failed_here() { 0 } else { p.data_sets };
     for set in 0..sets {

@@ -3,7 +3,7 @@
 
 use results::mdworkbench::phase_result;
 use results::sink::Detail;
-use results::Parameters;
+use results::{PageCache, Parameters};
 
 use super::outcome::PhaseOutcome;
 use crate::session::{Collected, Session};
@@ -24,8 +24,10 @@ impl Report<'_> {
         }
     }
 
-    pub fn phase(&self, o: PhaseOutcome, interrupted: bool) {
+    /// A phase, with the page cache before it and whether a signal cut it short.
+    pub fn phase(&self, o: PhaseOutcome, page_cache: Option<PageCache>, interrupted: bool) {
         let mut result = phase_result(&o);
+        result.page_cache = page_cache;
         result.interrupted = interrupted;
         self.session.hub().phase_end(result, Detail::of(&o));
         self.phases.push(o);

@@ -25,7 +25,7 @@ use super::tree::RankTree;
 /// agreement at the phase's end; [`after_failure`] then goes on).
 pub(crate) fn cleanup(ctx: &Ctx, t: &mut RankTree) -> Result<(), MixError> {
     let mut kept = Vec::new();
-    let mut o = open(ctx, Operation::MixCleanup, 0, 0)?;
+    let mut o = open(ctx, Operation::MixCleanup, 0, 0, None)?;
     if !ctx.failed_here() {
         ctx.absorb(remove_all(ctx, t, &mut o, &mut kept))?;
     }

@@ -6,16 +6,19 @@
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram, Recorder};
 use results::mix::{judge, RankStep, Verdict, KINDS};
 use results::sink::Expect;
-use results::Operation;
+use results::{Operation, PageCache};
 
 use super::ctx::Ctx;
 use super::error::MixError;
 use super::PhaseOutcome;
 use crate::bracket;
+use crate::cache::{before_phase, ReadSet};
 use crate::reduce::{self, RankReport};
 
 /// A phase in progress on this rank.
 pub(crate) struct Open {
+    /// Rank 0: what the page cache held before the phase, or what `--drop-caches` did.
+    page_cache: Option<PageCache>,
     pub op: Operation,
     pub step: u32,
     pub requested: u64,
@@ -37,16 +40,24 @@ pub(crate) struct Tally {
     pub substituted: u64,
 }
 
-/// Opens a phase: rank 0 reports it, then the barrier (rank 0's clock becomes the series
-/// epoch), then the phase start.
-pub(crate) fn open(ctx: &Ctx, op: Operation, step: u32, requested: u64) -> Result<Open, MixError> {
+/// Opens a phase: the page-cache step (`--drop-caches`, and how much of `reads`, the files the
+/// phase may read, is resident), rank 0 reports it, then the barrier (rank 0's clock becomes
+/// the series epoch), then the phase start.
+pub(crate) fn open(
+    ctx: &Ctx,
+    op: Operation,
+    step: u32,
+    requested: u64,
+    reads: Option<&ReadSet>,
+) -> Result<Open, MixError> {
+    let session = ctx.report.session;
+    let page_cache = before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?;
     let window = (op == Operation::MixStep).then_some(ctx.params.step_seconds);
     let expect = Expect {
         deadline_s: window,
         ..Expect::default()
     };
     let event = bracket::start(op, step, ctx.ranks() as usize, expect);
-    let session = ctx.report.session;
     let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, KINDS, Some(event));
     // Made before the clock starts too, as the recorder's.
     let (waits, service) = (LatencyHistogram::new(), LatencyHistogram::new());
@@ -57,6 +68,7 @@ pub(crate) fn open(ctx: &Ctx, op: Operation, step: u32, requested: u64) -> Resul
     let start = now_ns();
     rec.start(start);
     Ok(Open {
+        page_cache,
         op,
         step,
         requested,
@@ -163,7 +175,7 @@ pub(crate) fn close(
         outcome.verdict = Some(v);
     }
     let verdict = outcome.verdict;
-    ctx.report.phase(outcome, cut);
+    ctx.report.phase(outcome, open.page_cache, cut);
     Ok(verdict)
 }
 

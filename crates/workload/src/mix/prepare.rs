@@ -18,7 +18,7 @@ pub(crate) fn prepare(ctx: &Ctx, t: &mut RankTree) -> Result<(), MixError> {
     let shape = ctx.params.mix.tree;
     let data = vec![0x5au8; shape.file_size as usize];
     t.reserve(shape.files() as usize, shape.empty_dirs as usize);
-    let mut o = open(ctx, Operation::MixPrepare, 0, 0)?;
+    let mut o = open(ctx, Operation::MixPrepare, 0, 0, None)?;
     // A rank whose run already failed (rank 0 could not make --dir) only takes part.
     if !ctx.failed_here() {
         ctx.absorb(make(ctx, t, &mut o, &data))?;

@@ -6,7 +6,7 @@
 use plan::mix::LatencyLimit;
 use results::mix::{knee, phase_result, step_record, MixResult};
 use results::sink::Detail;
-use results::Operation;
+use results::{Operation, PageCache};
 
 use super::PhaseOutcome;
 use crate::session::{Collected, Session};
@@ -19,8 +19,10 @@ pub(crate) struct Report<'a> {
 
 impl Report<'_> {
     /// `cut`: a signal stopped the phase; a cut step stays out of the `mix` block's steps.
-    pub fn phase(&self, o: PhaseOutcome, cut: bool) {
+    /// `page_cache`: what it held before the phase, or what `--drop-caches` did.
+    pub fn phase(&self, o: PhaseOutcome, page_cache: Option<PageCache>, cut: bool) {
         let mut result = phase_result(&o);
+        result.page_cache = page_cache;
         result.interrupted = cut;
         let mut hub = self.session.hub();
         if o.phase == Operation::MixStep && !cut {

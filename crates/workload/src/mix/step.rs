@@ -15,8 +15,55 @@ use super::ops::{perform, Buffers};
 use super::phase::{close, open, wait_until};
 use super::schedule::{Chooser, Schedule};
 use super::tree::RankTree;
+use crate::cache::{drops_files, ReadSet};
 use crate::rng::{mix2, SplitMix};
+use engine::cache::Strided;
+use plan::mix::MixOp;
 use results::mix::Verdict;
+
+/// Residency checks look at this many files per rank at the most.
+const CHECKED_FILES: usize = 1024;
+
+/// The files a step may read on this rank, for the page-cache step: every file of its tree
+/// holds `io_size` bytes an open-read may read (a sample, or all of them when `--drop-caches`
+/// drops file by file); `None` for a mix without open-reads.
+fn read_set(ctx: &Ctx, t: &mut RankTree) -> Option<ReadSet> {
+    let p = ctx.params;
+    if p.mix.percent(MixOp::OpenRead) <= 0.0 {
+        return None;
+    }
+    let (ids, _) = t.existing();
+    let all = drops_files(ctx.report.session);
+    let every = match all {
+        true => 1,
+        false => ids.len().div_ceil(CHECKED_FILES).max(1),
+    };
+    let len = p.mix.tree.io_size.min(p.mix.tree.file_size);
+    let caps = ctx.engine.caps();
+    let files: Vec<_> = match caps.page_cache && caps.does_io {
+        true => ids
+            .iter()
+            .step_by(every)
+            .map(|&id| {
+                (
+                    t.file_path(0, id).to_path_buf(),
+                    Strided::whole(0, len),
+                    true,
+                )
+            })
+            .collect(),
+        false => Vec::new(),
+    };
+    Some(ReadSet {
+        check_every: match all {
+            true => files.len().div_ceil(CHECKED_FILES).max(1),
+            false => 1,
+        },
+        files,
+        bytes: (ids.len() as u64).saturating_mul(len),
+        complete: all || every == 1,
+    })
+}
 
 /// Runs step `number` (from 1) at `rate` operations per second for the whole run; rank 0
 /// gets its verdict.
@@ -37,7 +84,8 @@ pub(crate) fn step(
     // past a million each (8 MiB of ids) the vectors grow as they must, amortized.
     let room = schedule.expected().saturating_mul(2).min(1 << 20) as usize + 16;
     t.reserve(room, room);
-    let mut o = open(ctx, Operation::MixStep, number, rate)?;
+    let reads = read_set(ctx, t);
+    let mut o = open(ctx, Operation::MixStep, number, rate, reads.as_ref())?;
     let window_end = o.start + window_ns;
     while let Some(offset) = schedule.next_due() {
         let due = o.start + offset;
