@@ -1,6 +1,6 @@
 //! iogauge as a library: the module tree of the `iogauge` binary (`main.rs` is only its
-//! `fn main`), a library so that the fuzz targets (`fuzz/`) reach the IOR, mdtest and
-//! md-workbench option parsers.
+//! `fn main`). The option parsers of the IOR-style workloads are the `cmdline` crate, which
+//! the fuzz targets (`fuzz/`) link without the store, reports and servers of this one.
 //!
 //! The program is glue: parse the command line (`cli`), turn it into a validated plan, run it
 //! on thread ranks (`world`), and hand results to the sinks. Each command lives in the directory of its tool (`ior/`, `mdtest/`, `find/`, `io500/`).
@@ -20,7 +20,6 @@ pub mod mdtest;
 pub mod mdworkbench;
 pub mod mix;
 pub mod monitoring;
-pub mod optparse;
 pub mod outputs;
 pub mod preset;
 pub mod sinks;

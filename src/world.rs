@@ -121,11 +121,6 @@ pub struct Global {
     pub allow_root_target: bool,
 }
 
-/// Thread ranks one process starts at most: each is an OS thread with its own stack and
-/// buffers, and far more of them than cores measure the scheduler, not the storage (a typo
-/// such as `-N 100000` would otherwise start 100000 threads).
-pub const MAX_THREAD_RANKS: usize = 4096;
-
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RankSetup {
     pub tasks: Option<usize>,
@@ -134,6 +129,16 @@ pub struct RankSetup {
 }
 
 impl RankSetup {
+    /// The ranks a command line's own options ask for (`None` fields fall back to the global
+    /// options: [`RankSetup::or`]).
+    pub fn of(launch: &cmdline::Launch) -> RankSetup {
+        RankSetup {
+            tasks: launch.tasks,
+            fake_nodes: launch.fake_nodes,
+            round_robin: launch.round_robin,
+        }
+    }
+
     /// Options given to the workload win over the global ones.
     pub fn or(self, global: RankSetup) -> RankSetup {
         RankSetup {
@@ -204,29 +209,9 @@ impl RankSetup {
         }
     }
 
-    /// Problems found before any I/O.
+    /// Problems found before any I/O (`cmdline::check_ranks`).
     pub fn check(&self) -> Result<(), String> {
-        if let (Some(t), Some(w)) = (self.tasks, mpi_world()) {
-            if t > w.size() {
-                return Err(format!(
-                    "--tasks/-N {t} is more than the {} MPI ranks of this job",
-                    w.size()
-                ));
-            }
-        }
-        let ranks = self.ranks();
-        match (self.tasks, self.fake_nodes) {
-            (Some(0), _) => Err("--tasks/-N must be at least 1".to_string()),
-            (Some(t), _) if mpi_world().is_none() && t > MAX_THREAD_RANKS => Err(format!(
-                "--tasks/-N {t}: more thread ranks than one process runs sensibly (at most \
-                 {MAX_THREAD_RANKS}); for more ranks run an MPI build under mpirun or srun (docs/mpi.md)"
-            )),
-            (_, Some(0)) => Err("--fake-nodes must be at least 1".to_string()),
-            (_, Some(k)) if k > ranks => {
-                Err(format!("--fake-nodes {k} is more than the {ranks} task(s)"))
-            }
-            _ => Ok(()),
-        }
+        cmdline::check_ranks(self.tasks, self.fake_nodes, mpi_world().map(|w| w.size()))
     }
 }
 

@@ -8,7 +8,7 @@ use iogauge_fuzz::{argv, before_io};
 use libfuzzer_sys::fuzz_target;
 
 static VOCABULARY: LazyLock<Vec<String>> =
-    LazyLock::new(|| argv::vocabulary(&iogauge::ior::cli::options::TABLE));
+    LazyLock::new(|| argv::vocabulary(&cmdline::ior::options::TABLE));
 
 fuzz_target!(|data: &[u8]| {
     before_io::ior(&argv::words(data, &VOCABULARY));

@@ -8,7 +8,7 @@ use iogauge_fuzz::{argv, before_io};
 use libfuzzer_sys::fuzz_target;
 
 static VOCABULARY: LazyLock<Vec<String>> =
-    LazyLock::new(|| argv::vocabulary(&iogauge::mdtest::cli::options::TABLE));
+    LazyLock::new(|| argv::vocabulary(&cmdline::mdtest::options::TABLE));
 
 fuzz_target!(|data: &[u8]| {
     before_io::mdtest(&argv::words(data, &VOCABULARY));

@@ -8,7 +8,7 @@ use iogauge_fuzz::{argv, before_io};
 use libfuzzer_sys::fuzz_target;
 
 static VOCABULARY: LazyLock<Vec<String>> =
-    LazyLock::new(|| argv::vocabulary(&iogauge::mdworkbench::cli::options::TABLE));
+    LazyLock::new(|| argv::vocabulary(&cmdline::mdworkbench::options::TABLE));
 
 fuzz_target!(|data: &[u8]| {
     before_io::mdworkbench(&argv::words(data, &VOCABULARY));

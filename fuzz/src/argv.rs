@@ -5,7 +5,7 @@
 //! the name (`--transferSize` + `=1m`). Other bytes are text (invalid UTF-8 replaced, as an
 //! argv holds only strings).
 
-use iogauge::optparse::Table;
+use cmdline::optparse::Table;
 
 const MARK: u8 = 0xFF;
 

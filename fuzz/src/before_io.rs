@@ -3,33 +3,36 @@
 //! options. Left out: the file-system preflight (it stats the test paths, a fuzz input's
 //! random paths included) and the MPI agreement on bad input.
 
-use iogauge::command::{Invocation, Workload};
-use iogauge::world::RankSetup;
-use iogauge::{ior, mdtest, mdworkbench};
+use cmdline::optparse::UsageError;
+use cmdline::{ior, mdtest, mdworkbench, Launch};
 
 /// Parse, help, ranks: the command path's start (`iogauge::command::run`) without printing
 /// or MPI. `None`: stopped there.
-fn start<W: Workload>(args: &[String]) -> Option<(W::Command, usize)> {
-    let cmd = match W::parse(args) {
+fn start<C>(
+    parsed: Result<C, UsageError>,
+    launch: fn(&C) -> &Launch,
+    help: fn() -> String,
+) -> Option<(C, usize)> {
+    let cmd = match parsed {
         Ok(c) => c,
-        Err(message) => {
+        Err(UsageError(message)) => {
             assert!(!message.is_empty(), "a usage error without a message");
             return None;
         }
     };
-    let launch = cmd.launch();
-    if launch.help {
-        let _ = W::help();
+    let l = launch(&cmd);
+    if l.help {
+        let _ = help();
         return None;
     }
-    let setup = launch.rank_setup().or(RankSetup::default());
-    setup.check().ok()?;
-    Some((cmd, setup.ranks()))
+    cmdline::check_ranks(l.tasks, l.fake_nodes, None).ok()?;
+    let tasks = l.tasks.unwrap_or(1);
+    Some((cmd, tasks))
 }
 
 /// `iogauge ior ARGS` up to its preflight.
 pub fn ior(args: &[String]) {
-    let Some((cmd, tasks)) = start::<ior::Ior>(args) else {
+    let Some((cmd, tasks)) = start(ior::parse(args), |c| &c.launch, ior::help_text) else {
         return;
     };
     if workload::ior::validate::validate(&cmd.params, tasks).is_ok() {
@@ -39,13 +42,18 @@ pub fn ior(args: &[String]) {
 
 /// `iogauge mdtest ARGS` up to its preflight.
 pub fn mdtest(args: &[String]) {
-    let Some((cmd, tasks)) = start::<mdtest::Mdtest>(args) else {
+    let Some((cmd, tasks)) = start(mdtest::parse(args), |c| &c.launch, mdtest::help_text) else {
         return;
     };
     let p = &cmd.params;
     if workload::mdtest::validate::validate(p, tasks).is_ok() {
         for dir in &p.dirs {
-            let _ = workload::target::check_tree_root("-d", dir, false);
+            let _ = workload::target::check_tree_root(
+                "-d",
+                dir,
+                false,
+                &engine::PosixEngine::new(false),
+            );
         }
         let _ = engine::lookup(&p.engine.api);
     }
@@ -53,12 +61,21 @@ pub fn mdtest(args: &[String]) {
 
 /// `iogauge md-workbench ARGS` up to its preflight.
 pub fn mdworkbench(args: &[String]) {
-    let Some((cmd, tasks)) = start::<mdworkbench::MdWorkbench>(args) else {
+    let Some((cmd, tasks)) = start(
+        mdworkbench::parse(args),
+        |c| &c.launch,
+        mdworkbench::help_text,
+    ) else {
         return;
     };
     let p = &cmd.params;
     if workload::mdworkbench::validate::validate(p, tasks).is_ok() {
         let _ = engine::lookup(&p.engine.api);
-        let _ = workload::target::check_tree_root("-o", &p.dir, false);
+        let _ = workload::target::check_tree_root(
+            "-o",
+            &p.dir,
+            false,
+            &engine::PosixEngine::new(false),
+        );
     }
 }

@@ -12,8 +12,6 @@ pub mod global;
 mod path;
 pub mod registry;
 
-use std::path::PathBuf;
-
 use results::{RunResult, Sink};
 use workload::session::{Finished, Session};
 
@@ -50,32 +48,7 @@ pub const fn row<W: Workload>() -> WorkloadInfo {
     }
 }
 
-/// What every workload's command line carries besides the workload's plan: iogauge's own
-/// options and `--help`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Launch {
-    /// `--tasks N` (IOR's `-N`); `None` when not given (`-N -1`, IOR's "all ranks", too).
-    pub tasks: Option<usize>,
-    /// `--fake-nodes K`: pretend the tasks run on K nodes (like `IOR_FAKE_NODES`).
-    pub fake_nodes: Option<usize>,
-    /// `--fake-placement round-robin` (default `block`).
-    pub round_robin: bool,
-    /// `--json PATH`: iogauge's full result document.
-    pub json: Option<PathBuf>,
-    /// `-h` / `--help`.
-    pub help: bool,
-}
-
-impl Launch {
-    /// The ranks these options ask for (`None` fields fall back to the global options).
-    pub fn rank_setup(&self) -> RankSetup {
-        RankSetup {
-            tasks: self.tasks,
-            fake_nodes: self.fake_nodes,
-            round_robin: self.round_robin,
-        }
-    }
-}
+pub use cmdline::Launch;
 
 /// A parsed command line of a workload.
 pub trait Invocation {

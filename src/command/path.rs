@@ -9,7 +9,7 @@ use results::{Fanout, RunResult, Sink};
 use workload::session::Session;
 
 use super::{Context, Invocation, Workload};
-use crate::world::{self, prefixed, Global};
+use crate::world::{self, prefixed, Global, RankSetup};
 
 /// Runs workload `W` with `args`, the words after its name; returns the exit status.
 pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
@@ -25,7 +25,7 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
         }
         return world::exit_early(0);
     }
-    let setup = launch.rank_setup().or(global.setup);
+    let setup = RankSetup::of(&launch).or(global.setup);
     let early = setup
         .check()
         .and_then(|()| W::SUPPORTS.check(W::NAME, global))

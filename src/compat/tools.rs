@@ -1,8 +1,8 @@
 //! The tools of docs/compat.md's option tables: how an example line is parsed, what the whole
 //! command exits with, how a refused name is tried alone, and every option each parser knows.
 
-use crate::optparse::{Refused, Spec};
 use crate::world::Global;
+use cmdline::optparse::{Refused, Spec};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tool {

@@ -1,7 +1,7 @@
 //! `iogauge ior`: parse IOR's command line, check everything before any I/O, run the ranks,
 //! and feed rank 0's results to the IOR-format printer and the result document as they come.
 
-pub mod cli;
+pub use cmdline::ior as cli;
 pub mod output;
 
 use std::io::Write;

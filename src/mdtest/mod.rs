@@ -1,7 +1,7 @@
 //! `iogauge mdtest`: parse mdtest's command line, check everything before any I/O, run the
 //! ranks, and feed rank 0's results to the mdtest-format printer and the result document.
 
-pub mod cli;
+pub use cmdline::mdtest as cli;
 pub mod output;
 
 use std::io::Write;

@@ -2,7 +2,7 @@
 //! I/O, run the ranks, and feed rank 0's results to the md-workbench-format printer and the
 //! result document.
 
-pub mod cli;
+pub use cmdline::mdworkbench as cli;
 pub mod output;
 
 use std::io::Write;

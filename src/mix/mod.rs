@@ -1,8 +1,7 @@
 //! `iogauge mix`: parse the command line and the mix file, check everything before any I/O,
 //! run the ranks, and feed rank 0's results to the terminal report and the result document.
 
-pub mod cli;
-pub mod mixfile;
+pub use cmdline::mix as cli;
 pub mod output;
 
 use plan::mix::MixParams;

@@ -4,7 +4,7 @@
 //! command line, where the last occurrence of an option wins; a flag takes `on` or `off`
 //! (written `-F=1`, `-F=0`).
 
-use crate::optparse::{Arg, Table};
+use cmdline::optparse::{Arg, Table};
 
 /// How one varied name is written into a command line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -29,8 +29,7 @@ pub fn parse(args: &[String]) -> Result<MixCommand, UsageError> {
         ));
     }
     let mix = p.mix.as_deref().unwrap_or("build-like");
-    cmd.params.mix =
-        super::super::mixfile::load(mix).map_err(|e| UsageError(format!("mix: {e}")))?;
+    cmd.params.mix = super::mixfile::load(mix).map_err(|e| UsageError(format!("mix: {e}")))?;
     Ok(cmd)
 }
 

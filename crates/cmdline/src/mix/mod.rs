@@ -3,11 +3,12 @@
 //! token rules are `crate::optparse`'s, the rules across options `workload::mix::validate`'s.
 
 mod help;
+pub mod mixfile;
 pub mod options;
 mod parse;
 
-use crate::command::Launch;
 pub use crate::optparse::UsageError;
+use crate::Launch;
 pub use help::help_text;
 pub use parse::parse;
 

@@ -11,8 +11,8 @@ mod help;
 pub mod options;
 mod parse;
 
-use crate::command::Launch;
 pub use crate::optparse::UsageError;
+use crate::Launch;
 pub use help::help_text;
 pub use parse::parse;
 

@@ -9,7 +9,10 @@ use plan::mix::{Mix, MixOp, Share, Tree};
 use serde::Deserialize;
 
 /// The mix files iogauge ships, by name.
-const SHIPPED: &[(&str, &str)] = &[("build-like", include_str!("../../mixes/build-like.toml"))];
+const SHIPPED: &[(&str, &str)] = &[(
+    "build-like",
+    include_str!("../../../../mixes/build-like.toml"),
+)];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
