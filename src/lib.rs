@@ -5,7 +5,6 @@
 //! The program is glue: parse the command line (`cli`), turn it into a validated plan, run it
 //! on thread ranks (`world`), and hand results to the sinks. Each command lives in the directory of its tool (`ior/`, `mdtest/`, `find/`, `io500/`).
 
-pub mod checks;
 pub mod cli;
 pub mod command;
 #[cfg(test)]
@@ -21,6 +20,7 @@ pub mod mdworkbench;
 pub mod mix;
 pub mod monitoring;
 pub mod outputs;
+pub mod policy;
 pub mod preset;
 pub mod sinks;
 pub mod startup;

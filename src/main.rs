@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use iogauge::{
-    checks, cli, global_opts, launcher, monitoring, preset, stored, storing, sweep, world,
+    cli, global_opts, launcher, monitoring, policy, preset, stored, storing, sweep, world,
 };
 
 fn main() -> ExitCode {
@@ -31,8 +31,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match checks::from_opts(&opts) {
-        Ok(c) => checks::set(c),
+    match policy::from_opts(&opts) {
+        Ok(c) => policy::set(c),
         Err(e) => {
             eprintln!("iogauge: {e}");
             return ExitCode::from(2);

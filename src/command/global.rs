@@ -86,7 +86,7 @@ impl Supports {
     /// The first global option given that `workload` refuses, as the message of bad usage.
     pub fn check(&self, workload: &str, global: &Global) -> Result<(), String> {
         let given = |o: GlobalOption| match o {
-            GlobalOption::DropCaches => crate::checks::get().drop_caches != DropCaches::Off,
+            GlobalOption::DropCaches => crate::policy::get().drop_caches != DropCaches::Off,
             GlobalOption::AllowRootTarget => global.allow_root_target,
             _ => false,
         };

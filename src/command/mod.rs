@@ -65,9 +65,9 @@ pub trait Invocation {
 }
 
 /// What the command path needs of the workload once its checks passed.
-pub struct Checked<C> {
-    /// The workload's own result of its checks: the plan and what it resolved.
-    pub plan: C,
+pub struct Checked<P> {
+    /// What the checks prepared for the run: the facts they resolved that the run needs.
+    pub prepared: P,
     /// Warnings of the checks, the document's first.
     pub warnings: Vec<String>,
 }
@@ -101,8 +101,8 @@ pub trait Workload: 'static {
 
     /// The parsed command line.
     type Command: Invocation;
-    /// What the checks resolved: the plan and the facts the run needs.
-    type Plan;
+    /// What the checks prepared for the run (the plan itself is in the command).
+    type Prepared;
     /// The workload's own outcome of a phase.
     type Outcome: 'static;
 
@@ -111,27 +111,27 @@ pub trait Workload: 'static {
     fn help() -> String;
     /// The checks before any I/O: cross-option rules, the engine's, the file system's and
     /// the output files'. Err is one line for the user (exit 2).
-    fn check(cmd: &Self::Command, ctx: &Context) -> Result<Checked<Self::Plan>, String>;
+    fn check(cmd: &Self::Command, ctx: &Context) -> Result<Checked<Self::Prepared>, String>;
     /// What `--dry-run` prints (workloads whose `SUPPORTS.dry_run` is set).
-    fn dry_run(_cmd: &Self::Command, _checked: &Checked<Self::Plan>, _ctx: &Context) -> String {
+    fn dry_run(_cmd: &Self::Command, _checked: &Checked<Self::Prepared>, _ctx: &Context) -> String {
         String::new()
     }
     /// Lines on the reporting process just before the run (IOR's note on replaced files).
-    fn announce(_cmd: &Self::Command, _plan: &Self::Plan) {}
+    fn announce(_cmd: &Self::Command, _prepared: &Self::Prepared) {}
     /// The document before the run: parameters, ranks, environment.
-    fn document(cmd: &Self::Command, plan: &Self::Plan, ctx: &Context) -> RunResult;
+    fn document(cmd: &Self::Command, prepared: &Self::Prepared, ctx: &Context) -> RunResult;
     /// The workload's own outputs (its terminal and file formats), on the reporting process;
     /// Err (an output file that cannot be made) is bad input.
     fn sinks(
         cmd: &Self::Command,
-        plan: &Self::Plan,
+        prepared: &Self::Prepared,
         ctx: &Context,
         doc: &RunResult,
     ) -> Result<Vec<Box<dyn Sink>>, String>;
     /// The run on `ranks`, reporting through `session`.
     fn run(
         cmd: &Self::Command,
-        plan: &Self::Plan,
+        prepared: &Self::Prepared,
         ranks: &exec::Ranks,
         session: &Session,
     ) -> Finished<Self::Outcome>;

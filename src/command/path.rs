@@ -63,11 +63,11 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
         }
         return world::exit_early(0);
     }
-    let mut doc = W::document(&cmd, &checked.plan, &ctx);
+    let mut doc = W::document(&cmd, &checked.prepared, &ctx);
     doc.warnings = checked.warnings;
     // Only the reporting process prints and writes results.
     let own = match world::is_root() {
-        true => match W::sinks(&cmd, &checked.plan, &ctx, &doc) {
+        true => match W::sinks(&cmd, &checked.prepared, &ctx, &doc) {
             Ok(s) => s,
             Err(e) => return bad(&e),
         },
@@ -77,7 +77,7 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
         return code;
     }
     if world::is_root() {
-        W::announce(&cmd, &checked.plan);
+        W::announce(&cmd, &checked.prepared);
     }
     let json: Vec<PathBuf> = launch.json.into_iter().collect();
     let fanout = crate::sinks::choose(own, json, global);
@@ -86,7 +86,7 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
     // what they made (docs/safety.md).
     exec::interrupt::install();
     let session = new_session(doc, fanout, ranks.local());
-    let done = W::run(&cmd, &checked.plan, &ranks, &session);
+    let done = W::run(&cmd, &checked.prepared, &ranks, &session);
     // The failure names the rank and the call (`docs/errors.md`).
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");
@@ -101,7 +101,7 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
 /// The session of a run (or of an IO500 phase on a rank that only takes part): `--warn`'s
 /// thresholds and `--drop-caches` in force. The one place a session is made.
 pub fn new_session(doc: RunResult, sinks: Fanout, local_ranks: usize) -> Session {
-    Session::new(doc, sinks, local_ranks).with_checks(crate::checks::get())
+    Session::new(doc, sinks, local_ranks).with_policy(crate::policy::get())
 }
 
 /// The sinks of a run that is not a workload's own command (the IO500): the common ones

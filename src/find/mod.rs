@@ -14,7 +14,7 @@ use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
 use crate::world::RankSetup;
 use cli::FindCommand;
 use listing::Listing;
-use output::FindReport;
+use output::FindOutput;
 
 /// `iogauge find`, as the command path runs it.
 pub struct Find;
@@ -47,7 +47,7 @@ impl Workload for Find {
         dry_run: false,
     };
     type Command = FindCommand;
-    type Plan = ();
+    type Prepared = ();
     type Outcome = find::FindOutcome;
 
     fn parse(args: &[String]) -> Result<FindCommand, String> {
@@ -61,23 +61,23 @@ impl Workload for Find {
     fn check(cmd: &FindCommand, ctx: &Context) -> Result<Checked<()>, String> {
         find::preflight::preflight(&cmd.params, &*ctx.engine)?;
         Ok(Checked {
-            plan: (),
+            prepared: (),
             warnings: Vec::new(),
         })
     }
 
-    fn document(cmd: &FindCommand, _plan: &(), ctx: &Context) -> RunResult {
+    fn document(cmd: &FindCommand, _prepared: &(), ctx: &Context) -> RunResult {
         document(&cmd.params, &ctx.setup)
     }
 
     fn sinks(
         cmd: &FindCommand,
-        _plan: &(),
+        _prepared: &(),
         _ctx: &Context,
         _doc: &RunResult,
     ) -> Result<Vec<Box<dyn Sink>>, String> {
         let p = &cmd.params;
-        Ok(vec![Box::new(FindReport::new(
+        Ok(vec![Box::new(FindOutput::new(
             Box::new(std::io::stdout()),
             p.per_rank,
             true,
@@ -86,7 +86,7 @@ impl Workload for Find {
 
     fn run(
         cmd: &FindCommand,
-        _plan: &(),
+        _prepared: &(),
         ranks: &exec::Ranks,
         session: &Session,
     ) -> Finished<find::FindOutcome> {

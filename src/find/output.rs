@@ -52,16 +52,16 @@ pub fn result_text(o: &FindOutcome, per_rank: bool) -> String {
 
 /// The result lines, written when the run ends; warnings go to stderr as they come when
 /// `warn` is set (the terminal), and nowhere otherwise (the IO500's phase file).
-pub struct FindReport {
+pub struct FindOutput {
     pub out: Box<dyn Write + Send>,
     pub per_rank: bool,
     pub warn: bool,
     outcome: Option<FindOutcome>,
 }
 
-impl FindReport {
+impl FindOutput {
     pub fn new(out: Box<dyn Write + Send>, per_rank: bool, warn: bool) -> Self {
-        FindReport {
+        FindOutput {
             out,
             per_rank,
             warn,
@@ -70,7 +70,7 @@ impl FindReport {
     }
 }
 
-impl Sink for FindReport {
+impl Sink for FindOutput {
     fn event(&mut self, e: &Event<'_>) {
         match e {
             Event::PhaseEnd(end) => {

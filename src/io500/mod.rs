@@ -271,7 +271,7 @@ fn execute(
 /// `read-same-node` when every rank runs on this machine and nothing drops the page cache
 /// between phases: the reads, reordered with -C to another node's data, find it cached here.
 fn same_node(s: &Settings, doc: &RunResult) -> Option<Alert> {
-    let checks = crate::checks::get();
+    let checks = crate::policy::get();
     let one_machine = !crate::world::is_mpi() || doc.ranks.nodes == 1;
     let drops = s.config.bool("global", "drop-caches") || checks.drop_caches != DropCaches::Off;
     if s.dry_run || drops || !one_machine || !checks.thresholds.is_on(AlertId::ReadSameNode) {

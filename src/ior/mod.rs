@@ -15,7 +15,7 @@ use workload::session::{Finished, Session};
 use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
-use output::{ctime_now, Header, IorPrinter, IorRankCsv, IorReport};
+use output::{ctime_now, Header, IorOutput, IorPrinter, IorRankCsv};
 
 /// Parent directories of output files must exist before we start.
 fn check_output_paths(cmd: &cli::IorCommand) -> Result<(), String> {
@@ -65,7 +65,7 @@ pub struct Ior;
 
 /// What the checks of an IOR command line found: the test files from before the run that the
 /// write replaces, and the output the report goes to.
-pub struct Plan {
+pub struct Prepared {
     replaced: Vec<PathBuf>,
 }
 
@@ -100,7 +100,7 @@ impl Workload for Ior {
         dry_run: false,
     };
     type Command = cli::IorCommand;
-    type Plan = Plan;
+    type Prepared = Prepared;
     type Outcome = ior::PhaseOutcome;
 
     fn parse(args: &[String]) -> Result<cli::IorCommand, String> {
@@ -115,7 +115,7 @@ impl Workload for Ior {
         crate::sweep::names::in_table(&cli::options::TABLE, name)
     }
 
-    fn check(cmd: &cli::IorCommand, ctx: &Context) -> Result<Checked<Plan>, String> {
+    fn check(cmd: &cli::IorCommand, ctx: &Context) -> Result<Checked<Prepared>, String> {
         let tasks = ctx.setup.ranks();
         let p = &cmd.params;
         let mut warnings = cmd.warnings.clone();
@@ -125,26 +125,26 @@ impl Workload for Ior {
         warnings.extend(pre.warnings);
         check_output_paths(cmd)?;
         Ok(Checked {
-            plan: Plan {
+            prepared: Prepared {
                 replaced: pre.replaced,
             },
             warnings,
         })
     }
 
-    fn announce(cmd: &cli::IorCommand, plan: &Plan) {
+    fn announce(cmd: &cli::IorCommand, prepared: &Prepared) {
         if cmd.overwrite {
             eprintln!(
                 "iogauge ior: note: --overwrite is no longer needed: the test files named by -o \
                  are replaced as IOR replaces them"
             );
         }
-        if let Some(line) = replacing(&plan.replaced) {
+        if let Some(line) = replacing(&prepared.replaced) {
             eprintln!("{line}");
         }
     }
 
-    fn document(cmd: &cli::IorCommand, _plan: &Plan, ctx: &Context) -> RunResult {
+    fn document(cmd: &cli::IorCommand, _prepared: &Prepared, ctx: &Context) -> RunResult {
         let p = &cmd.params;
         let mut doc = RunResult::new(
             Parameters::Ior(p.clone()),
@@ -158,7 +158,7 @@ impl Workload for Ior {
 
     fn sinks(
         cmd: &cli::IorCommand,
-        _plan: &Plan,
+        _prepared: &Prepared,
         ctx: &Context,
         doc: &RunResult,
     ) -> Result<Vec<Box<dyn Sink>>, String> {
@@ -181,7 +181,7 @@ impl Workload for Ior {
 
     fn run(
         cmd: &cli::IorCommand,
-        _plan: &Plan,
+        _prepared: &Prepared,
         ranks: &exec::Ranks,
         session: &Session,
     ) -> Finished<ior::PhaseOutcome> {
@@ -199,7 +199,7 @@ impl Workload for Ior {
 /// The IOR report and the per-rank CSV a plan asks for (on the reporting process only).
 pub fn sinks(p: &IorParams, header: Header, out: Box<dyn Write + Send>) -> Vec<Box<dyn Sink>> {
     let tasks = header.tasks;
-    let mut own: Vec<Box<dyn Sink>> = vec![Box::new(IorReport {
+    let mut own: Vec<Box<dyn Sink>> = vec![Box::new(IorOutput {
         printer: IorPrinter::new(out, p, header),
     })];
     if let Some(path) = &p.rank_details_csv {

@@ -15,7 +15,7 @@ use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
 use cli::MdtestCommand;
-use output::{csv, quote_args, Header, MdtestPrinter, MdtestRankCsv, MdtestReport};
+use output::{csv, quote_args, Header, MdtestOutput, MdtestPrinter, MdtestRankCsv};
 
 /// Parent directories of output files must exist before we start.
 fn check_output_paths(cmd: &MdtestCommand) -> Result<(), String> {
@@ -40,7 +40,7 @@ pub struct Mdtest;
 
 /// What the checks of an mdtest command line resolved: the item layout and the items per
 /// task a stonewall status file imposes.
-pub struct Plan {
+pub struct Prepared {
     shape: Shape,
     status_items: Option<u64>,
 }
@@ -69,7 +69,7 @@ impl Workload for Mdtest {
         dry_run: false,
     };
     type Command = MdtestCommand;
-    type Plan = Plan;
+    type Prepared = Prepared;
     type Outcome = mdtest::PhaseOutcome;
 
     fn parse(args: &[String]) -> Result<MdtestCommand, String> {
@@ -84,7 +84,7 @@ impl Workload for Mdtest {
         crate::sweep::names::in_table(&cli::options::TABLE, name)
     }
 
-    fn check(cmd: &MdtestCommand, ctx: &Context) -> Result<Checked<Plan>, String> {
+    fn check(cmd: &MdtestCommand, ctx: &Context) -> Result<Checked<Prepared>, String> {
         let p = &cmd.params;
         let (shape, mut warnings) = validate(p, ctx.setup.ranks())?;
         for dir in &p.dirs {
@@ -111,7 +111,7 @@ impl Workload for Mdtest {
                 .map_err(|e| format!("--saveRankPerformanceDetails {}: {e}", path.display()))?;
         }
         Ok(Checked {
-            plan: Plan {
+            prepared: Prepared {
                 shape,
                 status_items: pre.status_items,
             },
@@ -119,11 +119,11 @@ impl Workload for Mdtest {
         })
     }
 
-    fn document(cmd: &MdtestCommand, plan: &Plan, ctx: &Context) -> RunResult {
+    fn document(cmd: &MdtestCommand, prepared: &Prepared, ctx: &Context) -> RunResult {
         let p = &cmd.params;
         let header = header(
             p,
-            &plan.shape,
+            &prepared.shape,
             &ctx.setup,
             quote_args(ctx.args),
             &*ctx.engine,
@@ -131,8 +131,8 @@ impl Workload for Mdtest {
         document(
             p,
             &header,
-            &plan.shape,
-            plan.status_items,
+            &prepared.shape,
+            prepared.status_items,
             &ctx.setup,
             &*ctx.engine,
         )
@@ -140,14 +140,14 @@ impl Workload for Mdtest {
 
     fn sinks(
         cmd: &MdtestCommand,
-        plan: &Plan,
+        prepared: &Prepared,
         ctx: &Context,
         _doc: &RunResult,
     ) -> Result<Vec<Box<dyn Sink>>, String> {
         let p = &cmd.params;
         let header = header(
             p,
-            &plan.shape,
+            &prepared.shape,
             &ctx.setup,
             quote_args(ctx.args),
             &*ctx.engine,
@@ -157,16 +157,16 @@ impl Workload for Mdtest {
 
     fn run(
         cmd: &MdtestCommand,
-        plan: &Plan,
+        prepared: &Prepared,
         ranks: &exec::Ranks,
         session: &Session,
     ) -> Finished<mdtest::PhaseOutcome> {
-        let plan = mdtest::Plan {
+        let run = mdtest::Prepared {
             params: &cmd.params,
-            shape: plan.shape,
-            status_items: plan.status_items,
+            shape: prepared.shape,
+            status_items: prepared.status_items,
         };
-        mdtest::run(plan, ranks, session)
+        mdtest::run(run, ranks, session)
     }
 
     fn after(done: &Finished<mdtest::PhaseOutcome>) {
@@ -212,7 +212,7 @@ pub fn header(
 /// The mdtest report and the per-rank CSV rows a plan asks for.
 pub fn sinks(p: &MdtestParams, header: Header, out: Box<dyn Write + Send>) -> Vec<Box<dyn Sink>> {
     let (tasks, items) = (header.tasks, header.items_per_task);
-    let mut own: Vec<Box<dyn Sink>> = vec![Box::new(MdtestReport::new(MdtestPrinter::new(
+    let mut own: Vec<Box<dyn Sink>> = vec![Box::new(MdtestOutput::new(MdtestPrinter::new(
         out, p, header,
     )))];
     if let Some(path) = &p.rank_details_csv {

@@ -18,7 +18,7 @@ use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
 use cli::MdWorkbenchCommand;
-use output::{quote_args, Header, MdWorkbenchPrinter, MdWorkbenchReport};
+use output::{quote_args, Header, MdWorkbenchOutput, MdWorkbenchPrinter};
 
 /// What the checks before the run found: where it starts and what to warn about.
 pub struct Preflight {
@@ -69,7 +69,7 @@ impl Workload for MdWorkbench {
         dry_run: true,
     };
     type Command = MdWorkbenchCommand;
-    type Plan = Position;
+    type Prepared = Position;
     type Outcome = mdworkbench::PhaseOutcome;
 
     fn parse(args: &[String]) -> Result<MdWorkbenchCommand, String> {
@@ -93,13 +93,13 @@ impl Workload for MdWorkbench {
             &*ctx.engine,
         )?;
         Ok(Checked {
-            plan: checked.start,
+            prepared: checked.start,
             warnings: checked.warnings,
         })
     }
 
     fn dry_run(cmd: &MdWorkbenchCommand, checked: &Checked<Position>, ctx: &Context) -> String {
-        dry_run(&cmd.params, checked.plan, &ctx.setup)
+        dry_run(&cmd.params, checked.prepared, &ctx.setup)
     }
 
     fn document(cmd: &MdWorkbenchCommand, start: &Position, ctx: &Context) -> RunResult {
@@ -126,11 +126,11 @@ impl Workload for MdWorkbench {
         ranks: &exec::Ranks,
         session: &Session,
     ) -> Finished<mdworkbench::PhaseOutcome> {
-        let plan = mdworkbench::Plan {
+        let run = mdworkbench::Prepared {
             params: &cmd.params,
             start: *start,
         };
-        mdworkbench::run(plan, ranks, session)
+        mdworkbench::run(run, ranks, session)
     }
 
     fn after(done: &Finished<mdworkbench::PhaseOutcome>) {
@@ -220,7 +220,7 @@ pub fn header(setup: &RankSetup, quoted_args: String) -> Header {
 
 /// The md-workbench report.
 pub fn sinks(p: &MdWorkbenchParams, header: Header, out: Box<dyn Write + Send>) -> Box<dyn Sink> {
-    Box::new(MdWorkbenchReport {
+    Box::new(MdWorkbenchOutput {
         printer: MdWorkbenchPrinter::new(out, p, header),
     })
 }

@@ -13,14 +13,14 @@ use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
 use cli::MixCommand;
-use output::{plan_lines, MixReport};
+use output::{plan_lines, MixOutput};
 
 /// `iogauge mix`, as the command path runs it.
 pub struct Mix;
 
 /// What the checks found: `--dir` does not exist yet, so rank 0 makes it and the cleanup
 /// removes it.
-pub struct Plan {
+pub struct Prepared {
     made_dir: bool,
 }
 
@@ -52,7 +52,7 @@ impl Workload for Mix {
         dry_run: true,
     };
     type Command = MixCommand;
-    type Plan = Plan;
+    type Prepared = Prepared;
     type Outcome = workload::mix::PhaseOutcome;
 
     fn parse(args: &[String]) -> Result<MixCommand, String> {
@@ -67,7 +67,7 @@ impl Workload for Mix {
         crate::sweep::names::in_table(&cli::options::TABLE, name)
     }
 
-    fn check(cmd: &MixCommand, ctx: &Context) -> Result<Checked<Plan>, String> {
+    fn check(cmd: &MixCommand, ctx: &Context) -> Result<Checked<Prepared>, String> {
         let p = &cmd.params;
         let ranks = ctx.setup.ranks();
         let warnings = validate(p, ranks)?;
@@ -77,12 +77,12 @@ impl Workload for Mix {
         workload::target::check_tree_root("--dir", &p.dir, ctx.allow_root_target, &*ctx.engine)?;
         let made_dir = preflight(&p.dir, ranks, &*ctx.engine)?;
         Ok(Checked {
-            plan: Plan { made_dir },
+            prepared: Prepared { made_dir },
             warnings,
         })
     }
 
-    fn dry_run(cmd: &MixCommand, checked: &Checked<Plan>, ctx: &Context) -> String {
+    fn dry_run(cmd: &MixCommand, checked: &Checked<Prepared>, ctx: &Context) -> String {
         let mut out = String::new();
         for l in plan_lines(&cmd.params, ctx.setup.ranks()) {
             out += &format!("{l}\n");
@@ -93,17 +93,17 @@ impl Workload for Mix {
         out + "dry run: nothing was created\n"
     }
 
-    fn document(cmd: &MixCommand, _plan: &Plan, ctx: &Context) -> RunResult {
+    fn document(cmd: &MixCommand, _prepared: &Prepared, ctx: &Context) -> RunResult {
         document(&cmd.params, &ctx.setup)
     }
 
     fn sinks(
         cmd: &MixCommand,
-        _plan: &Plan,
+        _prepared: &Prepared,
         ctx: &Context,
         _doc: &RunResult,
     ) -> Result<Vec<Box<dyn Sink>>, String> {
-        Ok(vec![Box::new(MixReport {
+        Ok(vec![Box::new(MixOutput {
             out: Box::new(std::io::stdout()),
             params: cmd.params.clone(),
             ranks: ctx.setup.ranks(),
@@ -112,11 +112,11 @@ impl Workload for Mix {
 
     fn run(
         cmd: &MixCommand,
-        plan: &Plan,
+        prepared: &Prepared,
         ranks: &exec::Ranks,
         session: &Session,
     ) -> Finished<workload::mix::PhaseOutcome> {
-        workload::mix::run(&cmd.params, plan.made_dir, ranks, session)
+        workload::mix::run(&cmd.params, prepared.made_dir, ranks, session)
     }
 }
 

@@ -9,7 +9,7 @@ use results::mix::{step_record, PhaseOutcome};
 use results::sink::{Event, Notice, Sink};
 use results::{Operation, RunResult};
 
-pub struct MixReport {
+pub struct MixOutput {
     pub out: Box<dyn Write + Send>,
     pub params: MixParams,
     pub ranks: usize,
@@ -56,7 +56,7 @@ pub fn plan_lines(p: &MixParams, ranks: usize) -> Vec<String> {
     ]
 }
 
-impl MixReport {
+impl MixOutput {
     fn start(&mut self, doc: &RunResult) -> std::io::Result<()> {
         for l in plan_lines(&self.params, self.ranks) {
             writeln!(self.out, "{l}")?;
@@ -156,7 +156,7 @@ impl MixReport {
     }
 }
 
-impl Sink for MixReport {
+impl Sink for MixOutput {
     fn event(&mut self, e: &Event<'_>) {
         // Output errors (a closed pipe) never stop the benchmark.
         let _ = match e {

@@ -5,8 +5,8 @@
 
 use std::io::Write;
 
-use results::checks::{phase_label, seconds};
 use results::sink::{Event, Sink};
+use results::warnings::{phase_label, seconds};
 use results::{PhaseResult, RunResult};
 
 pub struct Summary {

@@ -14,7 +14,7 @@ use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
 use cli::StartupCommand;
-use output::StartupReport;
+use output::StartupOutput;
 
 /// `iogauge startup`, as the command path runs it.
 pub struct Startup;
@@ -48,7 +48,7 @@ impl Workload for Startup {
         dry_run: true,
     };
     type Command = StartupCommand;
-    type Plan = ();
+    type Prepared = ();
     type Outcome = results::startup::PhaseOutcome;
 
     fn parse(args: &[String]) -> Result<StartupCommand, String> {
@@ -71,7 +71,7 @@ impl Workload for Startup {
             workload::target::check_tree_root("--dir", dir, ctx.allow_root_target, &*ctx.engine)?;
         }
         Ok(Checked {
-            plan: (),
+            prepared: (),
             warnings: Vec::new(),
         })
     }
@@ -80,23 +80,23 @@ impl Workload for Startup {
         dry_run(&cmd.params, &ctx.setup)
     }
 
-    fn document(cmd: &StartupCommand, _plan: &(), ctx: &Context) -> RunResult {
+    fn document(cmd: &StartupCommand, _prepared: &(), ctx: &Context) -> RunResult {
         document(&cmd.params, &ctx.setup)
     }
 
     fn sinks(
         cmd: &StartupCommand,
-        _plan: &(),
+        _prepared: &(),
         _ctx: &Context,
         _doc: &RunResult,
     ) -> Result<Vec<Box<dyn Sink>>, String> {
-        let report = StartupReport::new(Box::new(std::io::stdout()), cmd.per_rank);
-        Ok(vec![Box::new(report)])
+        let output = StartupOutput::new(Box::new(std::io::stdout()), cmd.per_rank);
+        Ok(vec![Box::new(output)])
     }
 
     fn run(
         cmd: &StartupCommand,
-        _plan: &(),
+        _prepared: &(),
         ranks: &exec::Ranks,
         session: &Session,
     ) -> Finished<results::startup::PhaseOutcome> {

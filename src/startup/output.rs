@@ -11,15 +11,15 @@ use results::{Parameters, RunResult, StartupParameters};
 
 const MIB: f64 = 1_048_576.0;
 
-pub struct StartupReport {
+pub struct StartupOutput {
     pub out: Box<dyn Write + Send>,
     pub per_rank: bool,
     described: bool,
 }
 
-impl StartupReport {
+impl StartupOutput {
     pub fn new(out: Box<dyn Write + Send>, per_rank: bool) -> Self {
-        StartupReport {
+        StartupOutput {
             out,
             per_rank,
             described: false,
@@ -138,7 +138,7 @@ pub fn what_is_read(s: &StartupParameters) -> Vec<String> {
     out
 }
 
-impl Sink for StartupReport {
+impl Sink for StartupOutput {
     fn event(&mut self, e: &Event<'_>) {
         // Output errors (a closed pipe) never stop the benchmark.
         let _ = match e {

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use store::{Filter, RunId, Store};
 use sweep::Point;
 
+use super::design::Design;
 use super::names::Knob;
-use super::plan::Plan;
 
 /// How many stored runs of the workload the estimate reads at most (the newest).
 const RECENT: usize = 2000;
@@ -20,13 +20,13 @@ pub struct Estimate {
     pub known: usize,
 }
 
-pub fn of(store: &Store, plan: &Plan, knobs: &[Knob], todo: &[Point]) -> Estimate {
+pub fn of(store: &Store, design: &Design, knobs: &[Knob], todo: &[Point]) -> Estimate {
     let lines: Vec<Vec<String>> = todo
         .iter()
-        .map(|p| plan.point_args(knobs, &p.values))
+        .map(|p| design.point_args(knobs, &p.values))
         .collect();
     let filter = Filter {
-        workload: Some(plan.tool().to_string()),
+        workload: Some(design.tool().to_string()),
         host: Some(results::hostname()),
         ..Filter::default()
     };

@@ -4,8 +4,8 @@
 //! its values; the table and the findings come from what was stored (`show.rs`), so
 //! `iogauge sweep show ID` prints the same.
 
+mod design;
 pub mod names;
-mod plan;
 mod run;
 mod show;
 
@@ -16,7 +16,7 @@ use sweep::{expand, parse_vary, shuffle, Point};
 
 use crate::cli::{Format, SweepAction as Action, SweepRun as RunArgs};
 use crate::world::{usage, Global};
-use plan::Plan;
+use design::Design;
 use run::{Inherited, Outcome};
 
 pub fn main(action: Option<Action>, args: RunArgs, global: &Global) -> u8 {
@@ -94,7 +94,7 @@ fn show_stored(
 }
 
 /// The plan from the command line, checked whole: names, values, the workload's tool.
-fn plan_of(args: &RunArgs) -> Result<Plan, String> {
+fn design_of(args: &RunArgs) -> Result<Design, String> {
     if args.command.is_empty() {
         return Err(
             "no workload: put its command line after --, e.g. `iogauge sweep --vary \
@@ -120,14 +120,14 @@ fn plan_of(args: &RunArgs) -> Result<Plan, String> {
         .map(|v| parse_vary(v, |p| std::fs::read_to_string(p).map_err(|e| e.to_string())))
         .collect::<Result<Vec<_>, _>>()?;
     let seed = args.shuffle.map(|s| s.unwrap_or_else(fresh_seed));
-    let plan = Plan {
+    let design = Design {
         command: args.command.clone(),
         axes,
         repeats: args.repeat,
         seed,
     };
-    plan.knobs()?;
-    Ok(plan)
+    design.knobs()?;
+    Ok(design)
 }
 
 /// A seed from the clock: only the order depends on it, and it is printed and stored.
@@ -136,7 +136,7 @@ fn fresh_seed() -> u64 {
 }
 
 fn run_command(args: RunArgs, global: &Global) -> u8 {
-    let mut plan = match plan_of(&args) {
+    let mut design = match design_of(&args) {
         Ok(p) => p,
         Err(e) => return usage("sweep", e),
     };
@@ -159,24 +159,24 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
         Ok(s) => s,
         Err(e) => return usage("sweep", e),
     };
-    let knobs = plan.knobs().expect("checked in plan_of");
+    let knobs = design.knobs().expect("checked in plan_of");
     // The sweep to continue, when --resume: its stored plan (and seed) rules.
     let resumed = match args.resume {
         None => None,
-        Some(which) => match resume_target(&store, &plan, which) {
+        Some(which) => match resume_target(&store, &design, which) {
             Ok(s) => Some(s),
             Err(e) => return usage("sweep", e),
         },
     };
     if let Some((_, stored)) = &resumed {
-        plan.seed = stored.seed;
+        design.seed = stored.seed;
     }
-    let mut points = expand(&plan.axes, plan.repeats);
-    if let Some(seed) = plan.seed {
+    let mut points = expand(&design.axes, design.repeats);
+    if let Some(seed) = design.seed {
         shuffle(&mut points, seed);
     }
     let done: Vec<Point> = match &resumed {
-        Some((id, _)) => match run::done(&store, *id, &plan) {
+        Some((id, _)) => match run::done(&store, *id, &design) {
             Ok(d) => d,
             Err(e) => return usage("sweep", e),
         },
@@ -190,7 +190,7 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
     if args.dry_run {
         print_plan(
             &store,
-            &plan,
+            &design,
             &points,
             &todo,
             pause,
@@ -201,22 +201,22 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
     let id = match &resumed {
         Some((id, _)) => *id,
         None => {
-            let text = serde_json::to_string(&plan).expect("a plan serializes");
-            match store.create_sweep(&measure::now_rfc3339(), &plan.key(), &text) {
+            let text = serde_json::to_string(&design).expect("a plan serializes");
+            match store.create_sweep(&measure::now_rfc3339(), &design.key(), &text) {
                 Ok(id) => id,
                 Err(e) => return usage("sweep", format!("cannot store the sweep: {e}")),
             }
         }
     };
-    let order = match plan.seed {
+    let order = match design.seed {
         Some(s) => format!(", shuffled with seed {s}"),
         None => String::new(),
     };
     println!(
         "sweep {id}: {} runs ({} combinations x {} repeats{order}){}",
         points.len(),
-        points.len() / plan.repeats as usize,
-        plan.repeats,
+        points.len() / design.repeats as usize,
+        design.repeats,
         if done.is_empty() {
             String::new()
         } else {
@@ -245,7 +245,7 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
     };
     // The children write the store; this connection only reads it again at the end.
     drop(store);
-    let outcome = run::run_points(id, &plan, &knobs, &todo, points.len(), pause, &inherited);
+    let outcome = run::run_points(id, &design, &knobs, &todo, points.len(), pause, &inherited);
     println!();
     let shown = show_stored(global, id, Format::Table, threshold, args.html.as_deref());
     if shown != 0 {
@@ -263,24 +263,28 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
 }
 
 /// The sweep `--resume` continues: the one named, or the newest of the same plan.
-fn resume_target(store: &Store, plan: &Plan, which: Option<i64>) -> Result<(i64, Plan), String> {
+fn resume_target(
+    store: &Store,
+    design: &Design,
+    which: Option<i64>,
+) -> Result<(i64, Design), String> {
     let found = match which {
         Some(id) => store
             .sweep(id)
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("--resume={id}: no sweep {id} in {}", store.path().display()))?,
         None => store
-            .latest_sweep(&plan.key())
+            .latest_sweep(&design.key())
             .map_err(|e| e.to_string())?
             .ok_or("--resume: no stored sweep of this command line and these --vary values")?,
     };
-    let stored: Plan = serde_json::from_str(&found.plan).map_err(|e| {
+    let stored: Design = serde_json::from_str(&found.plan).map_err(|e| {
         format!(
             "sweep {}: its stored plan does not read back: {e}",
             found.id
         )
     })?;
-    if stored.key() != plan.key() {
+    if stored.key() != design.key() {
         return Err(format!(
             "--resume={}: that sweep ran another plan: iogauge sweep {} -- {}",
             found.id,
@@ -300,19 +304,20 @@ fn resume_target(store: &Store, plan: &Plan, which: Option<i64>) -> Result<(i64,
 /// lines took.
 fn print_plan(
     store: &Store,
-    plan: &Plan,
+    design: &Design,
     points: &[Point],
     todo: &[Point],
     pause: Duration,
     resumed: Option<i64>,
 ) {
-    let knobs = plan.knobs().expect("checked in plan_of");
+    let knobs = design.knobs().expect("checked in plan_of");
     println!(
         "plan: {} runs ({} combinations x {} repeats){}{}",
         points.len(),
-        points.len() / plan.repeats as usize,
-        plan.repeats,
-        plan.seed
+        points.len() / design.repeats as usize,
+        design.repeats,
+        design
+            .seed
             .map(|s| format!(", shuffled with seed {s}"))
             .unwrap_or_default(),
         resumed
@@ -320,7 +325,7 @@ fn print_plan(
             .unwrap_or_default()
     );
     for p in todo {
-        let labels: Vec<String> = plan
+        let labels: Vec<String> = design
             .axes
             .iter()
             .zip(&p.values)
@@ -330,10 +335,10 @@ fn print_plan(
             "  {} repeat {}: iogauge {}",
             labels.join(" "),
             p.repeat,
-            run::shell_line(&plan.point_args(&knobs, &p.values))
+            run::shell_line(&design.point_args(&knobs, &p.values))
         );
     }
-    let est = estimate::of(store, plan, &knobs, todo);
+    let est = estimate::of(store, design, &knobs, todo);
     let pauses = pause.as_secs_f64() * todo.len().saturating_sub(1) as f64;
     let n = todo.len();
     if est.known == 0 {

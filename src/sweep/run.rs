@@ -11,8 +11,8 @@ use std::time::Duration;
 use store::{Filter, Label, Store};
 use sweep::Point;
 
+use super::design::Design;
 use super::names::Knob;
-use super::plan::Plan;
 
 /// What the children inherit from the sweep's own command line.
 pub struct Inherited {
@@ -37,22 +37,22 @@ pub enum Outcome {
 }
 
 /// The labels of one point.
-pub fn point_labels(id: i64, plan: &Plan, p: &Point) -> Vec<Label> {
+pub fn point_labels(id: i64, design: &Design, p: &Point) -> Vec<Label> {
     let mut l = vec![
         Label::new("sweep", &id.to_string()),
         Label::new("sweep.repeat", &p.repeat.to_string()),
     ];
-    for (a, v) in plan.axes.iter().zip(&p.values) {
+    for (a, v) in design.axes.iter().zip(&p.values) {
         l.push(Label::new(&format!("sweep.{}", a.name), v));
     }
     l
 }
 
 /// The point a stored run of sweep `id` measured, read back from its labels.
-pub fn point_of(plan: &Plan, labels: &[Label]) -> Option<Point> {
+pub fn point_of(design: &Design, labels: &[Label]) -> Option<Point> {
     let get = |k: &str| labels.iter().find(|l| l.key == k).map(|l| l.value.clone());
     let repeat = get("sweep.repeat")?.parse().ok()?;
-    let values = plan
+    let values = design
         .axes
         .iter()
         .map(|a| get(&format!("sweep.{}", a.name)))
@@ -61,7 +61,7 @@ pub fn point_of(plan: &Plan, labels: &[Label]) -> Option<Point> {
 }
 
 /// The points of sweep `id` already stored complete with exit status 0: `--resume` skips them.
-pub fn done(store: &Store, id: i64, plan: &Plan) -> Result<Vec<Point>, String> {
+pub fn done(store: &Store, id: i64, design: &Design) -> Result<Vec<Point>, String> {
     let filter = Filter {
         labels: vec![Label::new("sweep", &id.to_string())],
         ..Filter::default()
@@ -70,14 +70,14 @@ pub fn done(store: &Store, id: i64, plan: &Plan) -> Result<Vec<Point>, String> {
     Ok(runs
         .iter()
         .filter(|r| r.complete && r.exit_code == Some(0))
-        .filter_map(|r| point_of(plan, &r.labels))
+        .filter_map(|r| point_of(design, &r.labels))
         .collect())
 }
 
 /// Runs `todo` in order, printing a line per point.
 pub fn run_points(
     id: i64,
-    plan: &Plan,
+    design: &Design,
     knobs: &[Knob],
     todo: &[Point],
     total: usize,
@@ -96,8 +96,8 @@ pub fn run_points(
         if i > 0 && !pause.is_zero() {
             std::thread::sleep(pause);
         }
-        let args = child_args(id, plan, knobs, p, inherited);
-        let what = describe(plan, p);
+        let args = child_args(id, design, knobs, p, inherited);
+        let what = describe(design, p);
         let counter = format!("[{}/{total}]", total - todo.len() + i + 1);
         let mut cmd = Command::new(&exe);
         cmd.args(&args);
@@ -180,20 +180,20 @@ fn summary(stderr: &str, h: &Inherited) -> String {
     out
 }
 
-fn describe(plan: &Plan, p: &Point) -> String {
-    let mut parts: Vec<String> = plan
+fn describe(design: &Design, p: &Point) -> String {
+    let mut parts: Vec<String> = design
         .axes
         .iter()
         .zip(&p.values)
         .map(|(a, v)| format!("{}={v}", a.name))
         .collect();
-    parts.push(format!("repeat {}/{}", p.repeat, plan.repeats));
+    parts.push(format!("repeat {}/{}", p.repeat, design.repeats));
     parts.join(" ")
 }
 
-fn child_args(id: i64, plan: &Plan, knobs: &[Knob], p: &Point, h: &Inherited) -> Vec<String> {
+fn child_args(id: i64, design: &Design, knobs: &[Knob], p: &Point, h: &Inherited) -> Vec<String> {
     let mut a: Vec<String> = vec!["--db".into(), path_text(&h.db)];
-    for l in h.labels.iter().chain(&point_labels(id, plan, p)) {
+    for l in h.labels.iter().chain(&point_labels(id, design, p)) {
         a.push(format!("--label={l}"));
     }
     if let Some(mode) = &h.drop_caches {
@@ -208,7 +208,7 @@ fn child_args(id: i64, plan: &Plan, knobs: &[Knob], p: &Point, h: &Inherited) ->
     if let Some(k) = h.fake_nodes {
         a.extend(["--fake-nodes".into(), k.to_string()]);
     }
-    a.extend(plan.point_args(knobs, &p.values));
+    a.extend(design.point_args(knobs, &p.values));
     a
 }
 

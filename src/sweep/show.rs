@@ -6,14 +6,14 @@ use std::path::Path;
 use store::{Filter, Label, Store, StoredSweep};
 use sweep::{Finding, Matrix, Sample};
 
-use super::plan::Plan;
+use super::design::Design;
 use super::run::point_of;
 use crate::cli::Format;
 
 /// A sweep read back: its plan and the table of its measured points.
 pub struct Loaded {
     pub sweep: StoredSweep,
-    pub plan: Plan,
+    pub design: Design,
     pub matrix: Matrix,
     /// Runs of the sweep that failed or did not finish (not in the table).
     pub not_counted: Vec<i64>,
@@ -28,7 +28,7 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
             store.path().display()
         )
     })?;
-    let plan: Plan = serde_json::from_str(&sweep.plan)
+    let design: Design = serde_json::from_str(&sweep.plan)
         .map_err(|e| format!("sweep {id}: its stored plan does not read back: {e}"))?;
     let filter = Filter {
         labels: vec![Label::new("sweep", &id.to_string())],
@@ -39,7 +39,7 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
     let mut not_counted = Vec::new();
     let mut knees = Vec::new();
     for r in &runs {
-        let Some(p) = point_of(&plan, &r.labels) else {
+        let Some(p) = point_of(&design, &r.labels) else {
             continue;
         };
         if !r.complete || r.exit_code != Some(0) {
@@ -62,10 +62,10 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
                 .collect(),
         });
     }
-    let matrix = Matrix::build(&plan.axes, plan.repeats, &samples);
+    let matrix = Matrix::build(&design.axes, design.repeats, &samples);
     Ok(Loaded {
         sweep,
-        plan,
+        design,
         matrix,
         not_counted,
         knees,
@@ -109,7 +109,7 @@ pub fn print(l: &Loaded, format: Format, threshold: f64) {
             let doc = serde_json::json!({
                 "sweep": l.sweep.id,
                 "created": l.sweep.created,
-                "plan": l.plan,
+                "plan": l.design,
                 "matrix": l.matrix,
                 "findings": findings,
                 "not_counted": l.not_counted,
@@ -122,7 +122,7 @@ pub fn print(l: &Loaded, format: Format, threshold: f64) {
                 "sweep {} ({}): iogauge {}",
                 l.sweep.id,
                 l.sweep.created,
-                super::run::shell_line(&l.plan.command)
+                super::run::shell_line(&l.design.command)
             );
             print!("{}", report::render(&l.matrix, report::Format::Table));
             if !l.not_counted.is_empty() {
@@ -158,9 +158,9 @@ pub fn write_html(l: &Loaded, threshold: f64, path: &Path) -> Result<(), String>
         ("created".to_string(), l.sweep.created.clone()),
         (
             "command".to_string(),
-            format!("iogauge {}", super::run::shell_line(&l.plan.command)),
+            format!("iogauge {}", super::run::shell_line(&l.design.command)),
         ),
-        ("repeats".to_string(), l.plan.repeats.to_string()),
+        ("repeats".to_string(), l.design.repeats.to_string()),
         (
             "threshold".to_string(),
             format!("{threshold} % per doubling"),

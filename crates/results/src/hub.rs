@@ -6,7 +6,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use crate::alert::{Alert, Thresholds};
-use crate::checks::phase_alerts;
+use crate::warnings::phase_alerts;
 
 use crate::sink::{
     Detail, Event, Fanout, IntervalSample, Notice, PhaseEnd, PhaseStart, RunEnd, Sink,

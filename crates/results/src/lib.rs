@@ -5,7 +5,6 @@
 
 pub mod alert;
 pub mod cache;
-pub mod checks;
 mod content;
 mod environment;
 pub mod find;
@@ -23,6 +22,7 @@ mod schema;
 pub mod sink;
 mod spread;
 pub mod startup;
+pub mod warnings;
 
 pub use alert::{Alert, AlertId, Thresholds};
 pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};

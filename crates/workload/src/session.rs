@@ -42,9 +42,10 @@ pub enum DropCaches {
     Files,
 }
 
-/// What a run checks and drops besides measuring (`--warn`, `--drop-caches`).
+/// A run's policy besides its plan: the warnings' thresholds (`--warn`) and what to drop
+/// before each phase (`--drop-caches`).
 #[derive(Debug, Clone, Default)]
-pub struct Checks {
+pub struct RunPolicy {
     pub thresholds: Thresholds,
     pub drop_caches: DropCaches,
 }
@@ -66,18 +67,18 @@ impl Session {
         }
     }
 
-    /// The same session with `checks` in force.
-    pub fn with_checks(self, checks: Checks) -> Session {
-        self.hub().set_thresholds(checks.thresholds);
+    /// The same session with `policy` in force.
+    pub fn with_policy(self, policy: RunPolicy) -> Session {
+        self.hub().set_thresholds(policy.thresholds);
         Session {
-            drop_caches: checks.drop_caches,
+            drop_caches: policy.drop_caches,
             ..self
         }
     }
 
     /// What this run's thresholds and cache drops are (a nested session takes them over).
-    pub fn checks(&self) -> Checks {
-        Checks {
+    pub fn policy(&self) -> RunPolicy {
+        RunPolicy {
             thresholds: self.hub().thresholds().clone(),
             drop_caches: self.drop_caches,
         }
@@ -88,7 +89,7 @@ impl Session {
     }
 
     /// A session for one part of `outer`'s run (an IO500 phase's tool): its own document and
-    /// sinks, `outer`'s live counters, which `outer` samples, and `outer`'s checks.
+    /// sinks, `outer`'s live counters, which `outer` samples, and `outer`'s policy.
     pub fn nested(doc: RunResult, sinks: Fanout, outer: &Session) -> Session {
         Session {
             hub: SharedHub::new(Hub::new(doc, sinks)),
@@ -97,7 +98,7 @@ impl Session {
             samples: false,
             drop_caches: outer.drop_caches,
         }
-        .with_checks(outer.checks())
+        .with_policy(outer.policy())
     }
 
     /// The recorder of local rank `slot`'s next phase, published on the live counters, for

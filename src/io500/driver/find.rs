@@ -15,7 +15,7 @@ use workload::io500::plan::{PhasePlan, Planned};
 use workload::io500::run::{PhaseRun, ToolOutcome};
 
 use super::PhaseFiles;
-use crate::find::output::{FindCsv, FindReport};
+use crate::find::output::{FindCsv, FindOutput};
 use crate::world::RankSetup;
 
 /// Parses the argv (no I/O).
@@ -37,7 +37,7 @@ pub fn run(
     if let Some(f) = files {
         // Other MPI ranks follow rank 0's decision, so only it checks.
         find::preflight::preflight(p, &PosixEngine::new(false))?;
-        own.push(Box::new(FindReport::new(f.text_output()?, false, false)));
+        own.push(Box::new(FindOutput::new(f.text_output()?, false, false)));
         own.push(Box::new(FindCsv {
             path: f.csv.clone(),
         }));

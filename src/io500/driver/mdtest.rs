@@ -73,13 +73,13 @@ pub fn run(
     let header_doc = crate::mdtest::header(p, &shape, setup, String::new(), &*engine);
     let mut doc = crate::mdtest::document(p, &header_doc, &shape, status_items, setup, &*engine);
     doc.warnings = warnings;
-    let plan = mdtest::Plan {
+    let prepared = mdtest::Prepared {
         params: p,
         shape,
         status_items,
     };
     let session = PhaseFiles::session(files, doc, own, setup);
-    let done = mdtest::run(plan, &setup.into_ranks(), &session);
+    let done = mdtest::run(prepared, &setup.into_ranks(), &session);
     if let Some(msg) = done.failure {
         return Err(msg);
     }

@@ -51,12 +51,12 @@ pub fn run(
     let engine = engine::for_target(&p.engine);
     let mut doc = crate::mdworkbench::document(p, checked.start, setup, &*engine);
     doc.warnings = checked.warnings;
-    let plan = mdworkbench::Plan {
+    let prepared = mdworkbench::Prepared {
         params: p,
         start: checked.start,
     };
     let session = PhaseFiles::session(files, doc, own, setup);
-    let done = mdworkbench::run(plan, &setup.into_ranks(), &session);
+    let done = mdworkbench::run(prepared, &setup.into_ranks(), &session);
     if let Some(msg) = done.failure {
         return Err(msg);
     }

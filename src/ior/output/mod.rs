@@ -21,7 +21,7 @@ use workload::ior::{Access, CheckOutcome, IorParams, PhaseOutcome, SummaryFormat
 #[cfg(test)]
 pub(crate) use format::fixtures;
 pub(crate) use format::{summarize, OpSummary, Record, Row};
-pub use sink::{IorRankCsv, IorReport};
+pub use sink::{IorOutput, IorRankCsv};
 
 /// The time as IOR's `ctime` prints it (`Sun Nov 22 09:29:26 2026`).
 pub fn ctime_now() -> String {

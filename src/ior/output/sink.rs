@@ -13,11 +13,11 @@ use super::IorPrinter;
 
 /// The IOR report. Output errors (a closed pipe) never stop the benchmark: the JSON document
 /// keeps the data.
-pub struct IorReport {
+pub struct IorOutput {
     pub printer: IorPrinter<Box<dyn Write + Send>>,
 }
 
-impl Sink for IorReport {
+impl Sink for IorOutput {
     fn event(&mut self, e: &Event<'_>) {
         let p = &mut self.printer;
         let _ = match e {

@@ -15,7 +15,7 @@ use workload::mdtest::{MdtestParams, PhaseOutcome, StonewallOutcome};
 
 use summary::{Results, Table};
 
-pub use sink::{MdtestRankCsv, MdtestReport};
+pub use sink::{MdtestOutput, MdtestRankCsv};
 
 /// Run-level facts the header needs (the caller fills them).
 #[derive(Debug, Clone, Default)]

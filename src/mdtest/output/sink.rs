@@ -13,21 +13,21 @@ use workload::mdtest::PhaseOutcome;
 use super::{csv, MdtestPrinter};
 
 /// The mdtest report. Output errors (a closed pipe) never stop the benchmark.
-pub struct MdtestReport {
+pub struct MdtestOutput {
     pub printer: MdtestPrinter<Box<dyn Write + Send>>,
     outcomes: Vec<PhaseOutcome>,
 }
 
-impl MdtestReport {
+impl MdtestOutput {
     pub fn new(printer: MdtestPrinter<Box<dyn Write + Send>>) -> Self {
-        MdtestReport {
+        MdtestOutput {
             printer,
             outcomes: Vec::new(),
         }
     }
 }
 
-impl Sink for MdtestReport {
+impl Sink for MdtestOutput {
     fn event(&mut self, e: &Event<'_>) {
         let p = &mut self.printer;
         let _ = match e {

@@ -12,7 +12,7 @@ use std::time::Instant;
 use results::mdworkbench::PhaseOutcome;
 use workload::mdworkbench::MdWorkbenchParams;
 
-pub use sink::MdWorkbenchReport;
+pub use sink::MdWorkbenchOutput;
 
 /// Run-level facts the header needs (the caller fills them).
 #[derive(Debug, Clone, Default)]

@@ -9,11 +9,11 @@ use results::sink::{Event, Notice, Sink};
 use super::MdWorkbenchPrinter;
 
 /// The md-workbench report. Output errors (a closed pipe) never stop the benchmark.
-pub struct MdWorkbenchReport {
+pub struct MdWorkbenchOutput {
     pub printer: MdWorkbenchPrinter<Box<dyn Write + Send>>,
 }
 
-impl Sink for MdWorkbenchReport {
+impl Sink for MdWorkbenchOutput {
     fn event(&mut self, e: &Event<'_>) {
         let p = &mut self.printer;
         let _ = match e {

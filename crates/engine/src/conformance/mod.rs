@@ -52,7 +52,7 @@ const CONTRACTS: &[Contract] = &[
 
 /// What a run of the suite found.
 #[derive(Debug, Default)]
-pub struct Report {
+pub struct Findings {
     /// The contracts that ran, in order.
     pub ran: Vec<&'static str>,
     /// "contract: what went wrong", one per failed contract.
@@ -61,27 +61,27 @@ pub struct Report {
 
 /// Runs the contracts `info`'s engine (default options, rank 0) selects by its
 /// capabilities, each in a new directory under `dir`.
-pub fn run(info: &EngineInfo, dir: &Path) -> Report {
+pub fn run(info: &EngineInfo, dir: &Path) -> Findings {
     let cfg = EngineConfig::new(info.name);
     run_engine(&|| info.make(&cfg, 0), dir)
 }
 
 /// As [`run`], for engines that `make` builds (a fresh one per contract).
-pub fn run_engine(make: &dyn Fn() -> Box<dyn Engine>, dir: &Path) -> Report {
-    let mut report = Report::default();
+pub fn run_engine(make: &dyn Fn() -> Box<dyn Engine>, dir: &Path) -> Findings {
+    let mut findings = Findings::default();
     for (i, c) in CONTRACTS.iter().enumerate() {
         let engine = make();
         if !(c.applies)(&engine.caps()) {
             continue;
         }
-        report.ran.push(c.name);
+        findings.ran.push(c.name);
         let own = dir.join(format!("contract-{i}"));
         let outcome = std::fs::create_dir(&own)
             .map_err(|e| format!("cannot make {}: {e}", own.display()))
             .and_then(|()| (c.test)(&*engine, &own));
         if let Err(why) = outcome {
-            report.failures.push(format!("{}: {why}", c.name));
+            findings.failures.push(format!("{}: {why}", c.name));
         }
     }
-    report
+    findings
 }

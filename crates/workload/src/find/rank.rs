@@ -12,7 +12,7 @@ use super::pool::DirPool;
 use super::query::{Matcher, Query};
 use super::walk::{Lister, Walker};
 use crate::bracket;
-use crate::reduce::{self, RankReport, WireError};
+use crate::reduce::{self, RankFigures, WireError};
 use crate::session::{Session, INTERVAL_NS};
 pub use results::find::{FindOutcome, RankCounts};
 use results::Operation;
@@ -97,12 +97,12 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
     let interrupted = stop.filter(|_| cut);
 
     // The clock readings go as read; no series (the find reports none).
-    let report = RankReport {
+    let report = RankFigures {
         stamps_ns: vec![start_ns, end_ns],
         counts: w.counts.fields().to_vec(),
         latency: w.rec.finish().latency,
         notes: w.unreadable,
-        ..RankReport::default()
+        ..RankFigures::default()
     };
     let Some(all) = reduce::gather(comm, &report)? else {
         return Ok(None);

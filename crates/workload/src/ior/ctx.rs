@@ -8,7 +8,7 @@ use engine::Engine;
 use exec::Comm;
 
 use crate::ior::cleanup::Made;
-use crate::ior::report::Report;
+use crate::ior::events::Events;
 use crate::ior::IorParams;
 
 /// Everything a rank needs to run the benchmark.
@@ -21,7 +21,7 @@ pub(crate) struct Ctx<'a> {
     /// Directories this rank created (`-u`), removed again with the files.
     pub(crate) created_dirs: RefCell<Vec<PathBuf>>,
     /// Where rank 0 reports; every rank's recorder comes from its session.
-    pub(crate) report: &'a Report<'a>,
+    pub(crate) events: &'a Events<'a>,
     /// This rank's slot on the session's live counters.
     pub(crate) slot: usize,
     /// What the process's ranks made, for the clean-up after a failure.
@@ -33,7 +33,7 @@ impl<'a> Ctx<'a> {
         params: &'a IorParams,
         comm: &'a dyn Comm,
         engine: &'a dyn Engine,
-        report: &'a Report<'a>,
+        events: &'a Events<'a>,
         slot: usize,
         made: &'a Made,
     ) -> Self {
@@ -41,9 +41,9 @@ impl<'a> Ctx<'a> {
             params,
             comm,
             engine,
-            interval_ns: report.session.interval_ns(),
+            interval_ns: events.session.interval_ns(),
             created_dirs: RefCell::new(Vec::new()),
-            report,
+            events,
             slot,
             made,
         }

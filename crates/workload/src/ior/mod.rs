@@ -10,6 +10,7 @@ mod cleanup;
 mod ctx;
 pub mod data;
 mod error;
+mod events;
 mod mover;
 pub mod naming;
 pub mod outcome;
@@ -17,7 +18,6 @@ pub mod pattern;
 mod phase;
 pub mod preflight;
 pub mod reorder;
-mod report;
 mod run;
 pub mod validate;
 

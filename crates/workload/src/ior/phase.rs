@@ -25,7 +25,7 @@ use crate::ior::naming;
 use crate::ior::outcome::{Access, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 use crate::ior::pattern::AccessPattern;
 use crate::ior::IorParams;
-use crate::reduce::{self, RankReport, Verify};
+use crate::reduce::{self, RankFigures, Verify};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -117,7 +117,7 @@ pub(crate) fn run_phase(
         // A signal ends the delay at once: the phase then stops after its first transfer.
         exec::interrupt::sleep(Duration::from_secs_f64(p.inter_test_delay_s));
     }
-    let session = ctx.report.session;
+    let session = ctx.events.session;
     let page_cache = match plan.mode {
         Mode::Check => None,
         Mode::Write => before_phase(session, comm, ctx.engine.caps(), None, false)?,
@@ -320,7 +320,7 @@ pub(crate) fn reduce(
 ) -> Result<Option<PhaseOutcome>, IorError> {
     let t = &mine.times;
     let epoch = mine.series.epoch_ns();
-    let report = RankReport {
+    let report = RankFigures {
         seconds: vec![
             t.open_start,
             t.open_stop,
@@ -333,7 +333,7 @@ pub(crate) fn reduce(
         verify: Verify::of(mine.verify),
         latency: vec![mine.latency],
         series: Some(mine.series),
-        ..RankReport::default()
+        ..RankFigures::default()
     };
     let Some(all) = reduce::gather(ctx.comm, &report)? else {
         return Ok(None);

@@ -10,10 +10,10 @@ use results::{Alert, AlertId};
 use crate::ior::cleanup::{self, removes, Made};
 use crate::ior::ctx::Ctx;
 use crate::ior::error::IorError;
+use crate::ior::events::{Events, PhaseFacts};
 use crate::ior::outcome::{Access, CheckOutcome, PhaseOutcome};
 use crate::ior::phase::{reduce, run_phase, Mode, PhasePlan};
 use crate::ior::reorder::{self, Pass, ReorderSpec};
-use crate::ior::report::{PhaseFacts, Report};
 use crate::ior::IorParams;
 use crate::session::{Collected, Finished, Session};
 use crate::skeleton::{self, Engines, RankEnd, RankError};
@@ -41,14 +41,14 @@ fn unix_seconds() -> u64 {
 /// checked before.
 pub fn run(p: &IorParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
     let phases = Collected::new();
-    let report = Report {
+    let events = Events {
         session,
         phases: &phases,
     };
     let made = Made::default();
     let engines = Engines::Plan(&p.engine, IorError::Engine);
     let ended = skeleton::run(session, ranks, engines, |r| {
-        run_rank(&Ctx::new(p, r.comm, r.engine, &report, r.slot, &made))
+        run_rank(&Ctx::new(p, r.comm, r.engine, &events, r.slot, &made))
     });
     if ended.failure.is_some() {
         if let Some(w) = cleanup::after_failure(p, ranks, &made) {
@@ -117,7 +117,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
             (_, None) => comm.broadcast_u64(unix_seconds(), 0)?,
         };
         if is_root {
-            ctx.report.repetition(rep, seed);
+            ctx.events.repetition(rep, seed);
         }
         let plan = |mode, rank_offset, verify, pair_limit| PhasePlan {
             mode,
@@ -159,7 +159,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
                     flushed,
                     interrupted: cut,
                 };
-                ctx.report.phase(o, facts);
+                ctx.events.phase(o, facts);
             }
         }
 
@@ -187,7 +187,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
                     iteration: rep,
                     verification: o.verification.unwrap_or_default(),
                 };
-                ctx.report.check(&c);
+                ctx.events.check(&c);
             }
         }
 
@@ -212,7 +212,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
                     flushed: None,
                     interrupted: cut,
                 };
-                ctx.report.phase(o, facts);
+                ctx.events.phase(o, facts);
             }
         }
 
@@ -226,7 +226,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
             remove_test_files(ctx, rep)?;
             comm.barrier()?;
             if is_root {
-                ctx.report.remove(rep, (now_ns() - start) as f64 / 1e9);
+                ctx.events.remove(rep, (now_ns() - start) as f64 / 1e9);
             }
         } else {
             comm.barrier()?;
@@ -252,14 +252,14 @@ fn run_warnings(ctx: &Ctx, spec: &ReorderSpec, verify_possible: bool) {
             map.ranks(),
             map.num_nodes()
         );
-        ctx.report.alert(
+        ctx.events.alert(
             Alert::new(AlertId::ReadSameNode, text)
                 .with("tasks", map.ranks())
                 .with("nodes", map.num_nodes()),
         );
     }
     if !verify_possible && (p.check_read || p.check_write) {
-        ctx.report.warning(&format!(
+        ctx.events.warning(&format!(
             "the {} engine moves no data: -W/-R checks are skipped",
             p.engine.api
         ));
@@ -294,7 +294,7 @@ fn read_status(ctx: &Ctx) -> Result<u64, IorError> {
     let pairs = ctx.comm.broadcast_u64(mine, 0)?;
     if pairs == UNREADABLE {
         if ctx.comm.rank() == 0 {
-            ctx.report.warning(&format!(
+            ctx.events.warning(&format!(
                 "could not read back the stonewall status from {}: reading everything",
                 path.display()
             ));

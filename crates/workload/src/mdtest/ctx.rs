@@ -7,8 +7,8 @@ use engine::Engine;
 use exec::Comm;
 
 use super::error::MdError;
+use super::events::Events;
 use super::naming::{effective_stride, test_dir_name};
-use super::report::Report;
 use super::tree::Shape;
 use plan::mdtest::MdtestParams;
 
@@ -25,7 +25,7 @@ pub(crate) struct Ctx<'a> {
     /// `-N` after mdtest's tasks-per-node rule.
     pub stride: u64,
     /// Where rank 0 reports; every rank's recorder comes from its session.
-    pub(crate) report: &'a Report<'a>,
+    pub(crate) events: &'a Events<'a>,
     /// This rank's slot on the session's live counters.
     pub(crate) slot: usize,
     /// The signal the ranks agreed stops the run: from then on only the remove phases run,
@@ -45,7 +45,7 @@ impl<'a> Ctx<'a> {
         comm: &'a dyn Comm,
         engine: &'a dyn Engine,
         status_items: Option<u64>,
-        report: &'a Report<'a>,
+        events: &'a Events<'a>,
         slot: usize,
     ) -> Self {
         let map = comm.node_map();
@@ -60,10 +60,10 @@ impl<'a> Ctx<'a> {
             shape,
             comm,
             engine,
-            interval_ns: report.session.interval_ns(),
+            interval_ns: events.session.interval_ns(),
             status_items,
             stride,
-            report,
+            events,
             slot,
             stopped: std::cell::Cell::new(None),
             failed: std::cell::RefCell::new(None),

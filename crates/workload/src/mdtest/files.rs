@@ -128,7 +128,7 @@ fn create(
         };
         if sw.hit {
             if ctx.rank() == 0 {
-                ctx.report.stonewall(&sw);
+                ctx.events.stonewall(&sw);
             }
             // Wear-out: everyone continues to the largest count, without a deadline.
             o.rec.restart(now_ns());
@@ -246,7 +246,7 @@ fn read_set(ctx: &Ctx, sweep: &Sweep) -> Result<Option<ReadSet>, MdError> {
     }
     let count = sweep.to - sweep.from;
     let caps = ctx.engine.caps();
-    let all = drops_files(ctx.report.session);
+    let all = drops_files(ctx.events.session);
     let every = if all {
         1
     } else {

@@ -117,7 +117,7 @@ pub(crate) fn report(
         .map(|b| String::from_utf8_lossy(b).into_owned())
         .unwrap_or_default();
     let when = (ctx.params.iterations > 1).then_some(iteration);
-    ctx.report.warning(&message(kind, total, &first, when));
+    ctx.events.warning(&message(kind, total, &first, when));
     Ok(())
 }
 

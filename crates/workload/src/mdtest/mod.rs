@@ -10,6 +10,7 @@
 
 mod ctx;
 mod error;
+mod events;
 mod failure;
 mod files;
 mod items;
@@ -18,7 +19,6 @@ pub mod naming;
 pub mod outcome;
 mod phase;
 pub mod preflight;
-mod report;
 mod run;
 pub mod tree;
 pub mod validate;
@@ -26,5 +26,5 @@ pub mod validate;
 pub use error::MdError;
 pub use outcome::{PhaseOutcome, RankTimes, StonewallOutcome};
 pub use plan::mdtest::{MdtestParams, Phases};
-pub use run::{run, Plan};
+pub use run::{run, Prepared};
 pub use tree::{Shape, Tree};

@@ -13,7 +13,7 @@ use super::ctx::Ctx;
 use super::error::MdError;
 use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
-use crate::reduce::{self, RankReport, Verify};
+use crate::reduce::{self, RankFigures, Verify};
 
 use super::outcome::{PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 
@@ -61,7 +61,7 @@ pub(crate) fn open_with(
     expect: Expect,
     reads: Option<&ReadSet>,
 ) -> Result<Open, MdError> {
-    let session = ctx.report.session;
+    let session = ctx.events.session;
     let page_cache = before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?;
     let cleanup = ctx.cleaning();
     let event = bracket::start(op, iteration, ctx.tasks() as usize, expect);
@@ -125,13 +125,13 @@ pub(crate) fn close(
     let m = open.rec.finish();
     let epoch = m.series.epoch_ns();
     // The clock readings go as read: rank 0 turns them into seconds.
-    let report = RankReport {
+    let report = RankFigures {
         stamps_ns: vec![open.start, end_before_barrier, end],
         counts: vec![m.ops, m.bytes],
         verify: Verify::of(extra.verify.clone().unwrap_or_default()),
         latency: m.latency,
         series: Some(m.series),
-        ..RankReport::default()
+        ..RankFigures::default()
     };
     let Some(all) = reduce::gather(ctx.comm, &report)? else {
         return Ok(());
@@ -167,7 +167,7 @@ pub(crate) fn close(
         verification: extra.verify.map(|_| verify),
         warnings: extra.warnings,
     };
-    ctx.report.phase(o, page_cache, flushed(ctx, op), cut);
+    ctx.events.phase(o, page_cache, flushed(ctx, op), cut);
     Ok(())
 }
 

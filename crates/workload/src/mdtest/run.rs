@@ -8,24 +8,24 @@ use results::Operation;
 
 use super::ctx::{Ctx, Seeds};
 use super::error::MdError;
+use super::events::Events;
 use super::failure;
 use super::items::{no_bytes, timed_pass, Sweep};
 use super::leftover::{self, Leftover, Tally};
 use super::naming::{tree_base, Kind, PathBuilder, Step};
 use super::outcome::PhaseOutcome;
 use super::phase::{close, open, work, Extra};
-use super::report::Report;
 use super::tree::Shape;
 use super::{files, items};
 use crate::mdtest::MdtestParams;
 use crate::session::{Collected, Finished, Session};
 use crate::skeleton::{self, Engines, RankEnd, RankError};
 
-/// The plan of an mdtest run, checked: the parameters, the item layout `validate` resolved, and
+/// An mdtest run as its checks prepared it: the plan (parameters), the item layout `validate` resolved, and
 /// the items per task a stonewall status file imposes on a run without a create phase (read by
 /// `preflight`; rank 0's value is used on every rank).
 #[derive(Debug, Clone, Copy)]
-pub struct Plan<'a> {
+pub struct Prepared<'a> {
     pub params: &'a MdtestParams,
     pub shape: Shape,
     pub status_items: Option<u64>,
@@ -33,25 +33,27 @@ pub struct Plan<'a> {
 
 /// Runs an mdtest plan on `ranks`, reporting through `session` from start to end (also when a
 /// rank fails: the phases that finished stay in the document).
-pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
+pub fn run(prepared: Prepared<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
     let phases = Collected::new();
-    let report = Report {
+    let events = Events {
         session,
         phases: &phases,
-        write_bytes: plan.params.write_bytes,
+        write_bytes: prepared.params.write_bytes,
     };
-    let engines = Engines::Plan(&plan.params.engine, MdError::Engine);
+    let engines = Engines::Plan(&prepared.params.engine, MdError::Engine);
     let ended = skeleton::run(session, ranks, engines, |r| {
         const NONE: u64 = u64::MAX;
-        let status = r.comm.broadcast_u64(plan.status_items.unwrap_or(NONE), 0)?;
+        let status = r
+            .comm
+            .broadcast_u64(prepared.status_items.unwrap_or(NONE), 0)?;
         let status_items = (status != NONE).then_some(status);
         let ctx = Ctx::new(
-            plan.params,
-            plan.shape,
+            prepared.params,
+            prepared.shape,
             r.comm,
             r.engine,
             status_items,
-            &report,
+            &events,
             r.slot,
         );
         run_rank(&ctx)
@@ -121,9 +123,9 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, MdError> {
         None
     };
     if is_root {
-        ctx.report.begin(data, random, ctx.status_items);
+        ctx.events.begin(data, random, ctx.status_items);
         if p.verify_read && !ctx.engine.caps().does_io {
-            ctx.report.warning(&format!(
+            ctx.events.warning(&format!(
                 "the {} engine moves no data: -X checks are skipped",
                 p.engine.api
             ));
@@ -143,7 +145,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, MdError> {
         let removed = ctx.engine.rmdir(Target::from(root));
         if ctx.cleaning() && removed.is_err() {
             // Not empty after a cut run: what is left stays, said once.
-            ctx.report.warning(&format!(
+            ctx.events.warning(&format!(
                 "could not remove the test directory {} the run made: it is not empty",
                 root.display()
             ));

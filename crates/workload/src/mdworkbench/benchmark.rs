@@ -111,7 +111,7 @@ fn read_set(ctx: &Ctx, it: &Iteration) -> ReadSet {
     let p = ctx.params;
     let (rank, ranks) = (ctx.rank(), ctx.ranks());
     let count = p.objects_per_set.saturating_mul(p.data_sets);
-    let all = drops_files(ctx.report.session);
+    let all = drops_files(ctx.events.session);
     let every = match all {
         true => 1,
         false => count.div_ceil(CHECKED_OBJECTS).max(1),

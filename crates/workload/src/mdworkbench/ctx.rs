@@ -6,7 +6,7 @@ use exec::Comm;
 use plan::mdworkbench::MdWorkbenchParams;
 
 use super::error::MdwbError;
-use super::report::Report;
+use super::events::Events;
 
 pub(crate) struct Ctx<'a> {
     pub params: &'a MdWorkbenchParams,
@@ -14,7 +14,7 @@ pub(crate) struct Ctx<'a> {
     pub engine: &'a dyn Engine,
     /// `-G`, or rank 0's clock as a C `int` (md-workbench's `time(NULL)`).
     pub seed: i64,
-    pub(crate) report: &'a Report<'a>,
+    pub(crate) events: &'a Events<'a>,
     /// This rank's slot on the session's live counters.
     pub(crate) slot: usize,
     /// The signal the ranks agreed stops the run (after a phase's end).

@@ -44,7 +44,7 @@ pub(crate) fn clean(ctx: &Ctx, start: u64, pos: Position) -> Result<(), MdwbErro
     cleanup(ctx, from, to.saturating_sub(from), sets)?;
     if sets && pos.made_dir && ctx.rank() == 0 && ctx.engine.rmdir(Target::from(&p.dir)).is_err() {
         // Only if empty: what is left in it stays.
-        ctx.report.warning(&format!(
+        ctx.events.warning(&format!(
             "could not remove {} (made by this run): it is not empty",
             p.dir.display()
         ));

@@ -13,13 +13,13 @@ mod benchmark;
 mod cleanup;
 mod ctx;
 mod error;
+mod events;
 mod failure;
 pub mod naming;
 pub mod outcome;
 mod phase;
 mod precreate;
 pub mod preflight;
-mod report;
 mod run;
 pub mod status;
 pub mod validate;
@@ -27,7 +27,7 @@ pub mod validate;
 pub use error::MdwbError;
 pub use outcome::PhaseOutcome;
 pub use plan::mdworkbench::{MdWorkbenchParams, Phases};
-pub use run::{run, Plan};
+pub use run::{run, Prepared};
 
 #[cfg(test)]
 mod tests;

@@ -16,7 +16,7 @@ use super::error::MdwbError;
 use super::outcome::{PhaseOutcome, VerifyOutcome};
 use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
-use crate::reduce::{self, RankReport, Verify, WireError};
+use crate::reduce::{self, RankFigures, Verify, WireError};
 
 /// A phase in progress on this rank.
 pub(crate) struct Open {
@@ -40,7 +40,7 @@ pub(crate) fn open(
     waiting_factor: f64,
     reads: Option<&ReadSet>,
 ) -> Result<Open, MdwbError> {
-    let session = ctx.report.session;
+    let session = ctx.events.session;
     // Not for the removal after a failure, which is neither timed nor reported.
     let page_cache = match ctx.failing.get() {
         true => None,
@@ -137,7 +137,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
     .collect();
     counts.extend([m.bytes, extra.missing.count, extra.kept.count]);
     // The clock readings go as read: rank 0 turns them into seconds.
-    let report = RankReport {
+    let report = RankFigures {
         stamps_ns: vec![open.start, end],
         counts,
         verify: Verify::of(extra.verify.clone().unwrap_or_default()),
@@ -148,7 +148,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
             extra.missing.first.unwrap_or_default(),
             extra.kept.first.unwrap_or_default(),
         ],
-        ..RankReport::default()
+        ..RankFigures::default()
     };
     let Some(all) = reduce::gather(ctx.comm, &report)? else {
         return Ok(());
@@ -156,7 +156,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
     let mut ranks = Vec::with_capacity(all.len());
     let mut latency: Vec<LatencyHistogram> =
         KINDS.iter().map(|_| LatencyHistogram::new()).collect();
-    let mut series = IntervalSeries::new(ctx.report.session.interval_ns(), epoch);
+    let mut series = IntervalSeries::new(ctx.events.session.interval_ns(), epoch);
     let mut verify = VerifyOutcome::default();
     let (mut missing, mut kept) = (Tally::default(), Tally::default());
     for r in all.reports() {
@@ -200,7 +200,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
         });
     }
     let p = ctx.params;
-    ctx.report.phase(
+    ctx.events.phase(
         PhaseOutcome {
             phase: open.op,
             iteration: open.iteration,

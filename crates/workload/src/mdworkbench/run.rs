@@ -10,54 +10,54 @@ use super::benchmark::{benchmark, Buffers, Iteration};
 use super::cleanup::cleanup;
 use super::ctx::Ctx;
 use super::error::MdwbError;
+use super::events::Events;
 use super::failure;
 use super::outcome::PhaseOutcome;
 use super::precreate::precreate;
-use super::report::Report;
 use super::status::{self, Position};
 use crate::session::{Collected, Finished, Session};
 use crate::skeleton::{self, Engines, RankEnd, RankError};
 use plan::mdworkbench::MdWorkbenchParams;
 
-/// The plan of a run, checked: the parameters and where it starts (rank 0's preflight read
+/// A run as its checks prepared it: the plan (parameters) and where it starts (rank 0's preflight read
 /// the run-info file; its value is used on every rank).
 #[derive(Debug, Clone, Copy)]
-pub struct Plan<'a> {
+pub struct Prepared<'a> {
     pub params: &'a MdWorkbenchParams,
     pub start: Position,
 }
 
 /// Runs a plan on `ranks`, reporting through `session` from start to end (also when a rank
 /// fails: the phases that finished stay in the document).
-pub fn run(plan: Plan<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
+pub fn run(prepared: Prepared<'_>, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
     let phases = Collected::new();
-    let report = Report {
+    let events = Events {
         session,
         phases: &phases,
     };
-    let engines = Engines::Plan(&plan.params.engine, MdwbError::Engine);
+    let engines = Engines::Plan(&prepared.params.engine, MdwbError::Engine);
     let ended = skeleton::run(session, ranks, engines, |r| {
         let comm = r.comm;
         // md-workbench's `time(NULL)` as a C int, broadcast from rank 0.
         let clock = (measure::wall_clock_ns() / 1_000_000_000) as i32 as i64;
-        let seed = match plan.params.seed {
+        let seed = match prepared.params.seed {
             Some(g) => g,
             None => comm.broadcast_u64(clock as u64, 0)? as i64,
         };
         let ctx = Ctx {
-            params: plan.params,
+            params: prepared.params,
             comm,
             engine: r.engine,
             seed,
-            report: &report,
+            events: &events,
             slot: r.slot,
             stopped: std::cell::Cell::new(None),
             failed: std::cell::RefCell::new(None),
             failing: std::cell::Cell::new(false),
         };
         let start = Position {
-            pos: comm.broadcast_u64(plan.start.pos, 0)?,
-            made_dir: plan.start.made_dir,
+            pos: comm.broadcast_u64(prepared.start.pos, 0)?,
+            made_dir: prepared.start.made_dir,
         };
         run_rank(&ctx, start)
     });
@@ -104,9 +104,9 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<RunTotals, MdwbError> {
     let p = ctx.params;
     let is_root = ctx.rank() == 0;
     if is_root {
-        ctx.report.begin(ctx.seed, start.pos);
+        ctx.events.begin(ctx.seed, start.pos);
         if p.verify_read && !ctx.engine.caps().does_io {
-            ctx.report.warning(&format!(
+            ctx.events.warning(&format!(
                 "the {} engine moves no data: -X checks are skipped",
                 p.engine.api
             ));
@@ -176,12 +176,12 @@ fn finish(ctx: &Ctx, pos: Position) -> Result<(), MdwbError> {
             // Every rank's data sets are gone (the cleanup's closing barrier): -o is empty
             // unless something else is in it, which stays.
             if ctx.engine.rmdir(Target::from(&p.dir)).is_err() {
-                ctx.report
+                ctx.events
                     .warning(&format!("Unable to remove directory {}", p.dir.display()));
             }
         }
     } else if is_root && ctx.stopped.get().is_some() {
-        ctx.report.warning(
+        ctx.events.warning(
             "interrupted: the data sets stay as the signal left them; the run-info file is not \
              updated",
         );
@@ -196,7 +196,7 @@ fn finish(ctx: &Ctx, pos: Position) -> Result<(), MdwbError> {
 /// document's count, which rank 0 has; shared so every rank ends alike).
 fn read_errors(ctx: &Ctx) -> Result<u64, MdwbError> {
     let mine = if ctx.rank() == 0 {
-        ctx.report.session.hub().doc().verification_errors
+        ctx.events.session.hub().doc().verification_errors
     } else {
         0
     };

@@ -9,7 +9,7 @@ use plan::mdworkbench::{MdWorkbenchParams, Phases};
 use results::{Fanout, MdWorkbenchParameters, Operation, Parameters, RunResult};
 
 use super::preflight::preflight;
-use super::{run, Plan};
+use super::{run, Prepared};
 use crate::session::{Finished, Session};
 
 fn go(p: &MdWorkbenchParams, ranks: usize) -> Finished<super::PhaseOutcome> {
@@ -25,7 +25,7 @@ fn go(p: &MdWorkbenchParams, ranks: usize) -> Finished<super::PhaseOutcome> {
     );
     let ranks = Ranks::threads(NodeMap::single_node(ranks));
     run(
-        Plan {
+        Prepared {
             params: p,
             start: pre.start,
         },

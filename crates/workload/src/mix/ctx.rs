@@ -8,13 +8,13 @@ use exec::Comm;
 use plan::mix::MixParams;
 
 use super::error::MixError;
-use super::report::Report;
+use super::events::Events;
 
 pub(crate) struct Ctx<'a> {
     pub params: &'a MixParams,
     pub comm: &'a dyn Comm,
     pub engine: &'a dyn Engine,
-    pub(crate) report: &'a Report<'a>,
+    pub(crate) events: &'a Events<'a>,
     /// This rank's slot on the session's live counters.
     pub(crate) slot: usize,
     /// The signal that stops the run, once the ranks agreed on it after a phase.

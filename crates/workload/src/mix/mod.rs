@@ -11,10 +11,10 @@
 mod cleanup;
 mod ctx;
 mod error;
+mod events;
 mod ops;
 mod phase;
 mod prepare;
-mod report;
 mod run;
 pub mod schedule;
 mod step;

@@ -13,7 +13,7 @@ use super::error::MixError;
 use super::PhaseOutcome;
 use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
-use crate::reduce::{self, RankReport};
+use crate::reduce::{self, RankFigures};
 
 /// A phase in progress on this rank.
 pub(crate) struct Open {
@@ -50,7 +50,7 @@ pub(crate) fn open(
     requested: u64,
     reads: Option<&ReadSet>,
 ) -> Result<Open, MixError> {
-    let session = ctx.report.session;
+    let session = ctx.events.session;
     let page_cache = before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?;
     let window = (op == Operation::MixStep).then_some(ctx.params.step_seconds);
     let expect = Expect {
@@ -111,13 +111,13 @@ pub(crate) fn close(
     let mut latency = m.latency;
     latency.extend([open.waits, open.service]);
     // The clock readings go as read: rank 0 turns them into seconds.
-    let report = RankReport {
+    let report = RankFigures {
         stamps_ns: vec![open.start, end],
         counts,
         latency,
         series: Some(m.series),
         notes,
-        ..RankReport::default()
+        ..RankFigures::default()
     };
     let Some(all) = reduce::gather(ctx.comm, &report)? else {
         return Ok(None);
@@ -125,7 +125,7 @@ pub(crate) fn close(
     // The operation kinds' histograms, then the waits and the service times.
     let mut latency: Vec<LatencyHistogram> =
         (0..KINDS + 2).map(|_| LatencyHistogram::new()).collect();
-    let mut series = IntervalSeries::new(ctx.report.session.interval_ns(), epoch);
+    let mut series = IntervalSeries::new(ctx.events.session.interval_ns(), epoch);
     let mut ranks = Vec::with_capacity(all.len());
     let mut warnings = Vec::new();
     for r in all.reports() {
@@ -175,7 +175,7 @@ pub(crate) fn close(
         outcome.verdict = Some(v);
     }
     let verdict = outcome.verdict;
-    ctx.report.phase(outcome, open.page_cache, cut);
+    ctx.events.phase(outcome, open.page_cache, cut);
     Ok(verdict)
 }
 

@@ -14,9 +14,9 @@ use results::mix::summaries;
 use super::cleanup::{after_failure, cleanup};
 use super::ctx::Ctx;
 use super::error::MixError;
+use super::events::Events;
 use super::ops::Buffers;
 use super::prepare::prepare;
-use super::report::Report;
 use super::step::step;
 use super::tree::RankTree;
 use super::PhaseOutcome;
@@ -33,7 +33,7 @@ pub fn run(
     session: &Session,
 ) -> Finished<PhaseOutcome> {
     let phases = Collected::new();
-    let report = Report {
+    let events = Events {
         session,
         phases: &phases,
         limit: params.latency_limit,
@@ -44,7 +44,7 @@ pub fn run(
             params,
             comm: r.comm,
             engine: r.engine,
-            report: &report,
+            events: &events,
             slot: r.slot,
             stopped: std::cell::Cell::new(None),
             failed: std::cell::RefCell::new(None),
@@ -53,7 +53,7 @@ pub fn run(
         run_rank(&ctx, made_dir)
     });
     if let Some(f) = &ended.failure {
-        report.stopped(format!("a rank failed: {f}"));
+        events.stopped(format!("a rank failed: {f}"));
     }
     let phases = phases.into_inner();
     let summary = summaries(&phases);
@@ -142,7 +142,7 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {
         );
     }
     if is_root && !ctx.failing.get() {
-        ctx.report.stopped(why);
+        ctx.events.stopped(why);
     }
     // The cleanup's closing barrier: every rank's tree is gone before rank 0 removes DIR.
     if !ctx.failing.get() {
@@ -153,7 +153,7 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {
         let notes = after_failure(ctx, &mut tree)?;
         ctx.comm.barrier()?;
         for n in notes {
-            ctx.report.warning(&n);
+            ctx.events.warning(&n);
         }
         let mine = ctx.failed.borrow().as_ref().map(|e| e.to_string());
         failure = Some(crate::stop::first_failure(
@@ -165,7 +165,7 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {
         if let Err(e) = ctx.engine.rmdir(Target::from(&p.dir)) {
             // NotFound: the mkdir of DIR itself failed.
             if e.kind() != std::io::ErrorKind::NotFound {
-                ctx.report.warning(&format!(
+                ctx.events.warning(&format!(
                     "Unable to remove directory {}: {} (something else is in it)",
                     p.dir.display(),
                     engine::errno::describe(&e)

@@ -33,7 +33,7 @@ fn read_set(ctx: &Ctx, t: &mut RankTree) -> Option<ReadSet> {
         return None;
     }
     let (ids, _) = t.existing();
-    let all = drops_files(ctx.report.session);
+    let all = drops_files(ctx.events.session);
     let every = match all {
         true => 1,
         false => ids.len().div_ceil(CHECKED_FILES).max(1),

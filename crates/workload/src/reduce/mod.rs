@@ -1,5 +1,5 @@
 //! What ranks send rank 0 after a phase, the same for every workload: one report type
-//! ([`RankReport`]), one wire format (`wire`), one gather ([`gather`]). Each workload maps its
+//! ([`RankFigures`]), one wire format (`wire`), one gather ([`gather`]). Each workload maps its
 //! rank's figures into a report and folds the gathered reports into its own outcome.
 
 mod error;
@@ -12,11 +12,11 @@ mod tests;
 use exec::{Comm, CommError};
 
 pub use error::WireError;
-pub use report::{FirstError, RankReport, Verify};
+pub use report::{FirstError, RankFigures, Verify};
 pub use wire::{decode, encode, VERSION};
 
 /// Every rank sends `mine` (a collective); rank 0 gets every rank's report, the others `None`.
-pub fn gather(comm: &dyn Comm, mine: &RankReport) -> Result<Option<Gathered>, CommError> {
+pub fn gather(comm: &dyn Comm, mine: &RankFigures) -> Result<Option<Gathered>, CommError> {
     Ok(comm
         .gather_bytes(&encode(mine), 0)?
         .map(|all| Gathered { all }))
@@ -39,7 +39,7 @@ impl Gathered {
 
     /// Each rank's report with its rank, in rank order, decoded one at a time: a decoded
     /// histogram takes ~270 KB, too much to hold one per rank and kind at once on a large job.
-    pub fn reports(&self) -> impl Iterator<Item = Result<(usize, RankReport), WireError>> + '_ {
+    pub fn reports(&self) -> impl Iterator<Item = Result<(usize, RankFigures), WireError>> + '_ {
         self.all.iter().enumerate().map(|(rank, bytes)| {
             decode(bytes)
                 .map(|r| (rank, r))

@@ -11,7 +11,7 @@ use super::error::WireError;
 
 /// One rank's report of one phase.
 #[derive(Debug, Clone, Default)]
-pub struct RankReport {
+pub struct RankFigures {
     /// Readings of the process clock (`measure::now_ns`), sent as read: rank 0 converts them
     /// (`measure::secs`), as mdtest, md-workbench, mix and find always have.
     pub stamps_ns: Vec<u64>,
@@ -84,7 +84,7 @@ fn exactly<T: Copy + Default, const N: usize>(what: &str, v: &[T]) -> Result<[T;
     Ok(out)
 }
 
-impl RankReport {
+impl RankFigures {
     /// The `N` counts the workload sends.
     pub fn counts_n<const N: usize>(&self) -> Result<[u64; N], WireError> {
         exactly("counts", &self.counts)

@@ -31,8 +31,8 @@ prop_compose! {
         series_ops in prop::option::of((1u64..1u64 << 32, 0u64..1u64 << 50,
             prop::collection::vec((0u64..1u64 << 36, any::<u32>()), 0..30))),
         notes in prop::collection::vec(".{0,30}", 0..5),
-    ) -> RankReport {
-        RankReport {
+    ) -> RankFigures {
+        RankFigures {
             seconds,
             stamps_ns,
             counts,
@@ -52,7 +52,7 @@ prop_compose! {
 }
 
 /// Field by field: the f64s by their bits, histograms and series by their own encodings.
-fn same(a: &RankReport, b: &RankReport) -> bool {
+fn same(a: &RankFigures, b: &RankFigures) -> bool {
     let bits = |v: &[f64]| v.iter().map(|s| s.to_bits()).collect::<Vec<_>>();
     let hist = |v: &[LatencyHistogram]| v.iter().map(|h| h.to_bytes()).collect::<Vec<_>>();
     bits(&a.seconds) == bits(&b.seconds)
@@ -104,7 +104,7 @@ proptest! {
 fn foreign_input_and_other_versions_are_named() {
     assert_eq!(decode(b"{\"start\":1}").unwrap_err(), WireError::Foreign);
     assert_eq!(decode(b"").unwrap_err(), WireError::Foreign);
-    let mut bytes = encode(&RankReport::default());
+    let mut bytes = encode(&RankFigures::default());
     bytes[4] = VERSION + 1;
     let e = decode(&bytes).unwrap_err();
     let (got, reads) = (VERSION + 1, VERSION);
@@ -117,10 +117,10 @@ fn foreign_input_and_other_versions_are_named() {
 
 #[test]
 fn the_accessors_check_the_shape_a_workload_sends() {
-    let r = RankReport {
+    let r = RankFigures {
         counts: vec![1, 2, 3],
         latency: vec![histogram(&[5, 7])],
-        ..RankReport::default()
+        ..RankFigures::default()
     };
     assert_eq!(r.counts_n::<3>().unwrap(), [1, 2, 3]);
     assert!(matches!(r.counts_n::<2>(), Err(WireError::Shape(_))));
@@ -156,9 +156,9 @@ fn checks_fold_with_the_lowest_ranks_first_error() {
 fn rank_0_gets_every_ranks_report_in_order() {
     let ranks = Ranks::threads(NodeMap::single_node(3));
     let out = ranks.run(|comm| {
-        let mine = RankReport {
+        let mine = RankFigures {
             counts: vec![comm.rank() as u64 * 10],
-            ..RankReport::default()
+            ..RankFigures::default()
         };
         let Some(all) = gather(comm, &mine)? else {
             return Ok(None);
@@ -177,7 +177,7 @@ fn rank_0_gets_every_ranks_report_in_order() {
 #[test]
 fn a_bad_report_names_its_rank() {
     let all = Gathered {
-        all: vec![encode(&RankReport::default()), b"oops".to_vec()],
+        all: vec![encode(&RankFigures::default()), b"oops".to_vec()],
     };
     let errors: Vec<String> = all
         .reports()

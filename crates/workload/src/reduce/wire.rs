@@ -1,4 +1,4 @@
-//! The bytes of a [`RankReport`] between ranks. Little-endian and length-prefixed:
+//! The bytes of a [`RankFigures`] between ranks. Little-endian and length-prefixed:
 //!
 //! ```text
 //! "igrr" version(u8)
@@ -18,14 +18,14 @@
 use measure::{IntervalSeries, LatencyHistogram};
 
 use super::error::WireError;
-use super::report::{FirstError, RankReport, Verify};
+use super::report::{FirstError, RankFigures, Verify};
 
 const MAGIC: &[u8; 4] = b"igrr";
 /// Bumped whenever the layout changes: ranks of different builds then refuse each other.
 pub const VERSION: u8 = 1;
 
 /// The bytes of `r`.
-pub fn encode(r: &RankReport) -> Vec<u8> {
+pub fn encode(r: &RankFigures) -> Vec<u8> {
     let mut w = Vec::with_capacity(128);
     w.extend_from_slice(MAGIC);
     w.push(VERSION);
@@ -67,7 +67,7 @@ pub fn encode(r: &RankReport) -> Vec<u8> {
 }
 
 /// The report in `bytes`, or what is wrong with them.
-pub fn decode(bytes: &[u8]) -> Result<RankReport, WireError> {
+pub fn decode(bytes: &[u8]) -> Result<RankFigures, WireError> {
     let mut r = Reader(bytes);
     if r.take(MAGIC.len(), "magic").ok() != Some(&MAGIC[..]) {
         return Err(WireError::Foreign);
@@ -120,7 +120,7 @@ pub fn decode(bytes: &[u8]) -> Result<RankReport, WireError> {
     if !r.0.is_empty() {
         return Err(WireError::Trailing(r.0.len()));
     }
-    Ok(RankReport {
+    Ok(RankFigures {
         stamps_ns,
         seconds,
         counts,

@@ -26,7 +26,7 @@ use super::error::StartupError;
 use super::manifest::Manifest;
 use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
-use crate::reduce::{self, RankReport};
+use crate::reduce::{self, RankFigures};
 use crate::session::{Collected, Session};
 
 /// What a rank carries through the run.
@@ -148,12 +148,12 @@ pub(crate) fn read_phase(
         ),
         None => (Vec::new(), Vec::new()),
     };
-    let report = RankReport {
+    let report = RankFigures {
         seconds,
         counts,
         latency: m.latency,
         series: Some(m.series),
-        ..RankReport::default()
+        ..RankFigures::default()
     };
     let Some(all) = reduce::gather(comm, &report)? else {
         return Ok(stop);

@@ -7,14 +7,14 @@
 use std::sync::OnceLock;
 
 use results::Thresholds;
-use workload::session::{Checks, DropCaches};
+use workload::session::{DropCaches, RunPolicy};
 
 use crate::global_opts::GlobalOpts;
 
-static CHECKS: OnceLock<Checks> = OnceLock::new();
+static POLICY: OnceLock<RunPolicy> = OnceLock::new();
 
 /// Reads the options; Err is the message for bad usage.
-pub fn from_opts(o: &GlobalOpts) -> Result<Checks, String> {
+pub fn from_opts(o: &GlobalOpts) -> Result<RunPolicy, String> {
     let mut thresholds = Thresholds::default();
     for w in &o.warn {
         thresholds.set(w)?;
@@ -37,20 +37,20 @@ pub fn from_opts(o: &GlobalOpts) -> Result<Checks, String> {
             ))
         }
     };
-    Ok(Checks {
+    Ok(RunPolicy {
         thresholds,
         drop_caches,
     })
 }
 
-/// Keeps the checks of this process's command line (once, in `main`).
-pub fn set(c: Checks) {
-    let _ = CHECKS.set(c);
+/// Keeps the policy of this process's command line (once, in `main`).
+pub fn set(c: RunPolicy) {
+    let _ = POLICY.set(c);
 }
 
-/// The checks of this process's command line; the defaults before [`set`].
-pub fn get() -> Checks {
-    CHECKS.get().cloned().unwrap_or_default()
+/// The policy of this process's command line; the defaults before [`set`].
+pub fn get() -> RunPolicy {
+    POLICY.get().cloned().unwrap_or_default()
 }
 
 #[cfg(test)]

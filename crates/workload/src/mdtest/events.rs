@@ -8,14 +8,14 @@ use results::{PageCache, Parameters};
 use super::outcome::{PhaseOutcome, StonewallOutcome};
 use crate::session::{Collected, Session};
 
-pub(crate) struct Report<'a> {
+pub(crate) struct Events<'a> {
     pub session: &'a Session,
     pub phases: &'a Collected<PhaseOutcome>,
     /// `-w`, for the bytes figures of the document.
     pub write_bytes: u64,
 }
 
-impl Report<'_> {
+impl Events<'_> {
     /// The seeds are agreed; the document keeps the ones a later run needs (`-G` for a `-X`
     /// check, `--random-seed` for the same order).
     pub fn begin(&self, data_seed: i64, random_seed: Option<u64>, items_from_status: Option<u64>) {

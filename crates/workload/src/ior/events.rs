@@ -16,12 +16,12 @@ pub(crate) struct PhaseFacts {
     pub interrupted: bool,
 }
 
-pub(crate) struct Report<'a> {
+pub(crate) struct Events<'a> {
     pub session: &'a Session,
     pub phases: &'a Collected<PhaseOutcome>,
 }
 
-impl Report<'_> {
+impl Events<'_> {
     pub fn repetition(&self, iteration: u32, seed: i64) {
         let n = results::ior::Repetition { iteration, seed };
         self.session.hub().notice(&Notice::Workload(&n));

@@ -1,4 +1,4 @@
-//! A sweep's plan as stored with it: the workload's command line, the axes, the repeats and
+//! A sweep's design, stored with it as its `plan`: the workload's command line, the axes, the repeats and
 //! the shuffle seed. The key (command, axes, repeats) is what `--resume` matches: the same
 //! command line finds the sweep it started.
 
@@ -9,7 +9,7 @@ use super::names::Knob;
 use crate::command::registry::knob as resolve;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Plan {
+pub struct Design {
     /// The workload's command line after `--`: the tool's name, then its arguments.
     pub command: Vec<String>,
     pub axes: Vec<Axis>,
@@ -18,7 +18,7 @@ pub struct Plan {
     pub seed: Option<u64>,
 }
 
-impl Plan {
+impl Design {
     /// What `--resume` matches.
     pub fn key(&self) -> String {
         serde_json::json!({
@@ -81,8 +81,8 @@ impl Plan {
 mod tests {
     use super::*;
 
-    fn plan(command: &str, axes: &[(&str, &[&str])]) -> Plan {
-        Plan {
+    fn design(command: &str, axes: &[(&str, &[&str])]) -> Design {
+        Design {
             command: command.split_whitespace().map(String::from).collect(),
             axes: axes
                 .iter()
@@ -98,14 +98,14 @@ mod tests {
 
     #[test]
     fn point_command_lines() {
-        let p = plan(
+        let p = design(
             "ior -w -t 1m -o f",
             &[("tasks", &["1", "2"]), ("F", &["on", "off"])],
         );
         let k = p.knobs().unwrap();
         let args = p.point_args(&k, &["2".into(), "off".into()]);
         assert_eq!(args.join(" "), "ior -w -t 1m -o f --tasks 2 -F=0");
-        let f = plan("find /d", &[("fake-nodes", &["2"])]);
+        let f = design("find /d", &[("fake-nodes", &["2"])]);
         let k = f.knobs().unwrap();
         assert_eq!(
             f.point_args(&k, &["2".into()]).join(" "),
@@ -115,24 +115,24 @@ mod tests {
 
     #[test]
     fn bad_plans() {
-        let p = plan("ior -w", &[("F", &["on", "sometimes"])]);
+        let p = design("ior -w", &[("F", &["on", "sometimes"])]);
         assert!(p.knobs().unwrap_err().contains("on and off"));
-        let p = plan("ior -w", &[("t", &["1k"]), ("t", &["2k"])]);
+        let p = design("ior -w", &[("t", &["1k"]), ("t", &["2k"])]);
         assert!(p.knobs().unwrap_err().contains("varied twice"));
         // Two spellings of one option.
-        let p = plan("ior -w", &[("b", &["1m"]), ("blockSize", &["2m"])]);
+        let p = design("ior -w", &[("b", &["1m"]), ("blockSize", &["2m"])]);
         let e = p.knobs().unwrap_err();
         assert!(
             e.contains("--blockSize is varied twice (also as --vary b)"),
             "{e}"
         );
-        let p = plan("ior -w", &[("zz9", &["1"])]);
+        let p = design("ior -w", &[("zz9", &["1"])]);
         assert!(p.knobs().unwrap_err().contains("no option -zz9"));
     }
 
     #[test]
     fn the_key_ignores_the_seed() {
-        let a = plan("ior -w", &[("t", &["1k"])]);
+        let a = design("ior -w", &[("t", &["1k"])]);
         let mut b = a.clone();
         b.seed = Some(7);
         assert_eq!(a.key(), b.key());

@@ -1,4 +1,4 @@
-//! The checks every finished phase goes through (`Hub::phase_end`), whatever its workload:
+//! The warnings every finished phase is judged for (`Hub::phase_end`), whatever its workload:
 //! each returns an [`Alert`] with its evidence when a figure may say more about a cache, a
 //! short run or a straggler than about the storage. Pure functions of the phase, the document
 //! before it and the thresholds; `docs/warnings.md` states each rule.
@@ -224,5 +224,5 @@ fn read_faster_than_write(doc: &RunResult, p: &PhaseResult, t: &Thresholds) -> O
 }
 
 #[cfg(test)]
-#[path = "checks_tests.rs"]
+#[path = "warnings_tests.rs"]
 mod tests;

@@ -8,12 +8,12 @@ use results::{PageCache, Parameters};
 use super::outcome::PhaseOutcome;
 use crate::session::{Collected, Session};
 
-pub(crate) struct Report<'a> {
+pub(crate) struct Events<'a> {
     pub session: &'a Session,
     pub phases: &'a Collected<PhaseOutcome>,
 }
 
-impl Report<'_> {
+impl Events<'_> {
     /// The seed and the start are agreed; the document keeps them (a later `-2 -X` run needs
     /// the seed).
     pub fn begin(&self, data_seed: i64, start: u64) {

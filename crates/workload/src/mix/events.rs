@@ -11,13 +11,13 @@ use results::{Operation, PageCache};
 use super::PhaseOutcome;
 use crate::session::{Collected, Session};
 
-pub(crate) struct Report<'a> {
+pub(crate) struct Events<'a> {
     pub session: &'a Session,
     pub phases: &'a Collected<PhaseOutcome>,
     pub limit: LatencyLimit,
 }
 
-impl Report<'_> {
+impl Events<'_> {
     /// `cut`: a signal stopped the phase; a cut step stays out of the `mix` block's steps.
     /// `page_cache`: what it held before the phase, or what `--drop-caches` did.
     pub fn phase(&self, o: PhaseOutcome, page_cache: Option<PageCache>, cut: bool) {
