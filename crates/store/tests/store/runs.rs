@@ -2,9 +2,7 @@
 //! agree with them, listings filter by labels, workload and host, and opening refuses what
 //! it cannot use.
 
-mod common;
-
-use common::{full_io500, small, small_as, temp_store};
+use crate::common::{full_io500, small, small_as, temp_store};
 use results::{Operation, Parameters, RunResult};
 use rusqlite::Connection;
 use store::{Filter, Label, RunId, Source, Store, StoreError, SCHEMA_VERSION};
@@ -234,7 +232,7 @@ fn a_run_grows_phase_by_phase_and_completes() {
     let listed = |s: &Store| s.list(&Filter::default()).unwrap().remove(0);
     assert!(!listed(&s).complete && listed(&s).exit_code.is_none());
     assert!(listed(&s).figures.is_empty());
-    doc.phases.push(common::full_phase(Operation::Write, 0));
+    doc.phases.push(crate::common::full_phase(Operation::Write, 0));
     s.save(id, &doc).unwrap();
     assert_eq!(s.load(id).unwrap().doc.phases.len(), 1);
     assert!(!s.load(id).unwrap().complete);

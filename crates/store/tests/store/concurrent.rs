@@ -2,8 +2,6 @@
 //! benchmark processes that finish together: every run lands whole. The file is new, so the
 //! writers also race to create and migrate it.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -21,7 +19,7 @@ fn run_doc(tag: &str, i: usize, phases: usize) -> RunResult {
     doc.run_id = format!("{tag}-{i}");
     for n in 0..phases {
         doc.phases
-            .push(common::full_phase(Operation::Write, n as u32));
+            .push(crate::common::full_phase(Operation::Write, n as u32));
     }
     doc
 }
@@ -98,7 +96,7 @@ fn two_processes() {
         .into_iter()
         .map(|tag| {
             Command::new(&exe)
-                .args(["writer_process", "--exact", "--ignored", "--nocapture"])
+                .args(["concurrent::writer_process", "--exact", "--ignored", "--nocapture"])
                 .env(DB, &db)
                 .env(TAG, tag)
                 .stdout(Stdio::piped())

@@ -2,8 +2,6 @@
 //! line naming the stored run; an interrupted run keeps its phases, incomplete; a store that
 //! fails does not stop the run.
 
-mod common;
-
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -49,7 +47,7 @@ fn phase(hub: &mut Hub, op: Operation) {
         ranks: 1,
         expect: Default::default(),
     });
-    hub.phase_end(common::full_phase(op, 0), Detail::External);
+    hub.phase_end(crate::common::full_phase(op, 0), Detail::External);
 }
 
 #[test]
