@@ -1,5 +1,5 @@
 //! `docs/results.schema.json` is the schema generated from the types, byte for byte.
-//! `IOGAUGE_BLESS=1 cargo test -p results --test schema_file` rewrites it; review the diff.
+//! `IOGAUGE_BLESS=1 cargo test -p results --test results` rewrites it; review the diff.
 
 use std::path::Path;
 
