@@ -219,15 +219,16 @@ impl RankSetup {
 /// presets, the IO500's leader): `iogauge <command>: <message>` (the message may name the
 /// command itself) and exit status 2. A workload's bad input is [`bad_input`].
 pub fn usage(command: &str, message: impl std::fmt::Display) -> u8 {
-    let line = prefixed(command, &message.to_string());
+    let line = prefixed(command, message);
     eprintln!("iogauge {line}");
     2
 }
 
 /// `message` as a line of `name`'s: prefixed with `name: ` unless the checks already named it.
-pub fn prefixed(name: &str, message: &str) -> String {
+pub fn prefixed(name: &str, message: impl std::fmt::Display) -> String {
+    let message = message.to_string();
     match message.strip_prefix(name) {
-        Some(rest) if rest.starts_with(':') => message.to_string(),
+        Some(rest) if rest.starts_with(':') => message,
         _ => format!("{name}: {message}"),
     }
 }

@@ -1,6 +1,7 @@
 //! `iogauge find`: pfind's command line (GNU-find-like predicates after the paths) plus
 //! iogauge's own options, parsed into a [`FindCommand`] without touching the file system.
 
+use crate::world::prefixed;
 use std::path::PathBuf;
 
 use workload::find::{parse_size, FindParams, NamePattern, MIN_QUEUE_LENGTH};
@@ -70,10 +71,6 @@ pub const KNOWN: [&str; 12] = [
     "-newer", "-size", "-name", "-C", "-N", "-P", "-q", "-D", "--tasks", "--json", "--help", "-h",
 ];
 
-fn usage(msg: impl std::fmt::Display) -> String {
-    format!("find: {msg}")
-}
-
 fn suggest(word: &str) -> String {
     let names = KNOWN.iter().chain(REFUSED.iter().map(|(n, _)| n));
     match text::suggest(word, names.copied()) {
@@ -84,7 +81,7 @@ fn suggest(word: &str) -> String {
 
 fn number(name: &str, text: &str) -> Result<usize, String> {
     text.parse()
-        .map_err(|_| usage(format!("{name} {text}: expected a whole number")))
+        .map_err(|_| prefixed("find", format!("{name} {text}: expected a whole number")))
 }
 
 /// pfind's flags: `-C`, `-N`, `-P`, bare or with a value (`-C=0`), as IOR's option.c reads
@@ -101,9 +98,10 @@ fn flag_value(arg: &str, name: &str) -> Result<bool, String> {
         return Ok(true);
     };
     let bad = || {
-        usage(format!(
-            "{arg}: expected a plain integer (0 turns {name} off)"
-        ))
+        prefixed(
+            "find",
+            format!("{arg}: expected a plain integer (0 turns {name} off)"),
+        )
     };
     let suffixed = v.ends_with(|c: char| c.is_ascii_alphabetic());
     match text::parse_signed(v) {
@@ -141,7 +139,7 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
             }
             it.next()
                 .map(str::to_string)
-                .ok_or_else(|| usage(format!("{name} needs {what}")))
+                .ok_or_else(|| prefixed("find", format!("{name} needs {what}")))
         };
         match arg {
             "-h" | "--help" => cmd.help = true,
@@ -156,7 +154,12 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
             }
             "-newer" | "-size" | "-name" => {
                 saw_predicate = true;
-                let twice = || usage(format!("{arg} is given twice; give each predicate once"));
+                let twice = || {
+                    prefixed(
+                        "find",
+                        format!("{arg} is given twice; give each predicate once"),
+                    )
+                };
                 match arg {
                     "-newer" => {
                         let v = value(arg, "a reference file, e.g. -newer /results/timestampfile")?;
@@ -166,14 +169,15 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
                     }
                     "-size" => {
                         let v = value(arg, "a size in bytes, e.g. -size 3901c")?;
-                        let n = parse_size(&v).map_err(usage)?;
+                        let n = parse_size(&v).map_err(|e| prefixed("find", e))?;
                         if cmd.params.size.replace(n).is_some() {
                             return Err(twice());
                         }
                     }
                     _ => {
                         let v = value(arg, "a pattern, e.g. -name '*01*'")?;
-                        NamePattern::parse(&v).map_err(|e| usage(format!("-name {v}: {e}")))?;
+                        NamePattern::parse(&v)
+                            .map_err(|e| prefixed("find", format!("-name {v}: {e}")))?;
                         if cmd.params.name.replace(v).is_some() {
                             return Err(twice());
                         }
@@ -194,12 +198,13 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
                     .ok()
                     .and_then(|n| usize::try_from(n).ok())
                     .ok_or_else(|| {
-                        usage(format!(
-                            "-q {v}: expected a whole number, e.g. 10000 or 10k"
-                        ))
+                        prefixed(
+                            "find",
+                            format!("-q {v}: expected a whole number, e.g. 10000 or 10k"),
+                        )
                     })?;
                 if n < MIN_QUEUE_LENGTH {
-                    return Err(usage(format!(
+                    return Err(prefixed("find", format!(
                         "-q {n}: the queue must hold at least {MIN_QUEUE_LENGTH} directories (as in pfind)"
                     )));
                 }
@@ -208,9 +213,10 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
             a if a == "-D" || a.starts_with("-D=") || a == "-Drates" => {
                 let v = value("-D", "rates")?;
                 if v != "rates" {
-                    return Err(usage(format!(
-                        "-D {v}: only -D rates is known (as in pfind)"
-                    )));
+                    return Err(prefixed(
+                        "find",
+                        format!("-D {v}: only -D rates is known (as in pfind)"),
+                    ));
                 }
             }
             a if a.starts_with('-') && a.len() > 1 => {
@@ -226,27 +232,33 @@ pub fn parse(args: &[String]) -> Result<FindCommand, String> {
                                 .skip(2)
                                 .all(|b| b.is_ascii_digit() || b == flag))
                 });
-                return Err(usage(match refused {
-                    Some((n, why)) => format!("{n} is not supported: {why}"),
-                    None => format!(
-                        "unknown option or predicate {a}{} (predicates: -newer, -size, -name)",
-                        suggest(name)
-                    ),
-                }));
+                return Err(prefixed(
+                    "find",
+                    match refused {
+                        Some((n, why)) => format!("{n} is not supported: {why}"),
+                        None => format!(
+                            "unknown option or predicate {a}{} (predicates: -newer, -size, -name)",
+                            suggest(name)
+                        ),
+                    },
+                ));
             }
             path => {
                 if saw_predicate {
-                    return Err(usage(format!(
-                        "paths must come before the predicates: '{path}' (if it came from an \
+                    return Err(prefixed(
+                        "find",
+                        format!(
+                            "paths must come before the predicates: '{path}' (if it came from an \
                          unquoted pattern, quote it: -name '*01*')"
-                    )));
+                        ),
+                    ));
                 }
                 cmd.params.paths.push(path.into());
             }
         }
     }
     if cmd.params.paths.is_empty() && !cmd.help {
-        return Err(usage(
+        return Err(prefixed("find", 
             "no path given; usage: iogauge find [OPTIONS] PATH... [-newer FILE] [-size Nc] [-name GLOB]",
         ));
     }

@@ -1,6 +1,7 @@
 //! `iogauge startup`'s command line, parsed into a [`StartupCommand`] and checked across
 //! options without touching the file system (`preflight.rs` checks the paths).
 
+use crate::world::prefixed;
 use std::path::PathBuf;
 
 use plan::startup::StartupParams;
@@ -90,17 +91,13 @@ pub const KNOWN: [&str; 17] = [
 /// The options of [`KNOWN`] that take no value.
 pub const FLAGS: [&str; 5] = ["-h", "--help", "--per-rank", "--dry-run", "--keep"];
 
-fn usage(msg: impl std::fmt::Display) -> String {
-    format!("startup: {msg}")
-}
-
 fn whole(name: &str, text: &str) -> Result<u64, String> {
     text.parse()
-        .map_err(|_| usage(format!("{name} {text}: expected a whole number")))
+        .map_err(|_| prefixed("startup", format!("{name} {text}: expected a whole number")))
 }
 
 fn size(name: &str, text: &str) -> Result<u64, String> {
-    text::parse_size(text).map_err(|e| usage(format!("{name} {text}: {e}")))
+    text::parse_size(text).map_err(|e| prefixed("startup", format!("{name} {text}: {e}")))
 }
 
 pub fn parse(args: &[String]) -> Result<StartupCommand, String> {
@@ -114,7 +111,7 @@ pub fn parse(args: &[String]) -> Result<StartupCommand, String> {
             _ => (arg, None),
         };
         let flag = |set: &mut bool| match inline {
-            Some(_) => Err(usage(format!("{name} takes no value"))),
+            Some(_) => Err(prefixed("startup", format!("{name} takes no value"))),
             None => {
                 *set = true;
                 Ok(())
@@ -139,7 +136,7 @@ pub fn parse(args: &[String]) -> Result<StartupCommand, String> {
             } else {
                 "unexpected argument"
             };
-            return Err(usage(format!("{what} {arg}{hint}")));
+            return Err(prefixed("startup", format!("{what} {arg}{hint}")));
         }
         let v = match inline
             .map(str::to_string)
@@ -147,9 +144,10 @@ pub fn parse(args: &[String]) -> Result<StartupCommand, String> {
         {
             Some(v) if !v.is_empty() => v,
             _ => {
-                return Err(usage(format!(
-                    "{name} needs a value; see iogauge startup --help"
-                )))
+                return Err(prefixed(
+                    "startup",
+                    format!("{name} needs a value; see iogauge startup --help"),
+                ))
             }
         };
         match name {
@@ -166,12 +164,12 @@ pub fn parse(args: &[String]) -> Result<StartupCommand, String> {
             "--tasks" => cmd.tasks = Some(whole(name, &v)? as usize),
             "--ranks-per-node" => p.ranks_per_node = Some(whole(name, &v)?),
             "--stagger" => {
-                p.stagger_s =
-                    text::parse_duration(&v).map_err(|e| usage(format!("--stagger: {e}")))?
+                p.stagger_s = text::parse_duration(&v)
+                    .map_err(|e| prefixed("startup", format!("--stagger: {e}")))?
             }
             "--iterations" => {
                 p.iterations = u32::try_from(whole(name, &v)?)
-                    .map_err(|_| usage(format!("--iterations {v}: too many")))?
+                    .map_err(|_| prefixed("startup", format!("--iterations {v}: too many")))?
             }
             _ => cmd.json = Some(v.into()),
         }
@@ -191,15 +189,17 @@ pub fn parse(args: &[String]) -> Result<StartupCommand, String> {
 /// The rules across options.
 fn check(p: &StartupParams, files_given: bool) -> Result<(), String> {
     if p.tree.is_some() && files_given {
-        return Err(usage(
+        return Err(prefixed(
+            "startup",
             "--files sizes the generated tree; --tree reads an existing one: give one of them",
         ));
     }
     if p.common_file.is_some() && p.common_size > 0 {
-        return Err(usage("--common-size generates a common file; --common-file reads an existing one: give one of them"));
+        return Err(prefixed("startup", "--common-size generates a common file; --common-file reads an existing one: give one of them"));
     }
     if p.tree.is_none() && p.files == 0 && p.common_file.is_none() && p.common_size == 0 {
-        return Err(usage(
+        return Err(prefixed(
+            "startup",
             "nothing to read: --files 0 without --tree, --common-size or --common-file",
         ));
     }
@@ -210,34 +210,42 @@ fn check(p: &StartupParams, files_given: bool) -> Result<(), String> {
         } else {
             "the common file"
         };
-        return Err(usage(format!(
+        return Err(prefixed("startup", format!(
             "{what} needs --dir DIR to be made in (or read an existing one with --tree/--common-file)"
         )));
     }
     if !generates && p.dir.is_some() {
-        return Err(usage(
+        return Err(prefixed(
+            "startup",
             "--dir is given but nothing is generated (--tree and --common-file are only read)",
         ));
     }
     if p.keep && !generates {
-        return Err(usage("--keep: nothing is generated to keep"));
+        return Err(prefixed("startup", "--keep: nothing is generated to keep"));
     }
     if p.transfer_size == 0 {
-        return Err(usage("--transfer 0: a read needs at least 1 byte"));
+        return Err(prefixed(
+            "startup",
+            "--transfer 0: a read needs at least 1 byte",
+        ));
     }
     if p.transfer_size > 1 << 30 {
-        return Err(usage(
+        return Err(prefixed(
+            "startup",
             "--transfer is at most 1g (one buffer of that size per rank)",
         ));
     }
     if p.iterations == 0 {
-        return Err(usage("--iterations must be at least 1"));
+        return Err(prefixed("startup", "--iterations must be at least 1"));
     }
     if p.ranks_per_node == Some(0) {
-        return Err(usage("--ranks-per-node must be at least 1"));
+        return Err(prefixed("startup", "--ranks-per-node must be at least 1"));
     }
     if p.files > 1_000_000 {
-        return Err(usage(format!("--files {}: at most 1000000", p.files)));
+        return Err(prefixed(
+            "startup",
+            format!("--files {}: at most 1000000", p.files),
+        ));
     }
     Ok(())
 }

@@ -96,7 +96,12 @@ fn two_processes() {
         .into_iter()
         .map(|tag| {
             Command::new(&exe)
-                .args(["concurrent::writer_process", "--exact", "--ignored", "--nocapture"])
+                .args([
+                    "concurrent::writer_process",
+                    "--exact",
+                    "--ignored",
+                    "--nocapture",
+                ])
                 .env(DB, &db)
                 .env(TAG, tag)
                 .stdout(Stdio::piped())

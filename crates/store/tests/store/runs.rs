@@ -232,7 +232,8 @@ fn a_run_grows_phase_by_phase_and_completes() {
     let listed = |s: &Store| s.list(&Filter::default()).unwrap().remove(0);
     assert!(!listed(&s).complete && listed(&s).exit_code.is_none());
     assert!(listed(&s).figures.is_empty());
-    doc.phases.push(crate::common::full_phase(Operation::Write, 0));
+    doc.phases
+        .push(crate::common::full_phase(Operation::Write, 0));
     s.save(id, &doc).unwrap();
     assert_eq!(s.load(id).unwrap().doc.phases.len(), 1);
     assert!(!s.load(id).unwrap().complete);
