@@ -64,6 +64,25 @@ pub trait Invocation {
     }
 }
 
+/// `Invocation` of a command parsed by `cmdline` (IOR's option rules): its `launch`, its
+/// plan's engine and, with `dry_run`, its `--dry-run` flag.
+macro_rules! ior_style_invocation {
+    ($command:ty $(, $dry_run:ident)?) => {
+        impl $crate::command::Invocation for $command {
+            fn launch(&self) -> $crate::command::Launch {
+                self.launch.clone()
+            }
+            fn engine(&self) -> Option<&engine::EngineConfig> {
+                Some(&self.params.engine)
+            }
+            $(fn dry_run(&self) -> bool {
+                self.$dry_run
+            })?
+        }
+    };
+}
+pub(crate) use ior_style_invocation;
+
 /// What the command path needs of the workload once its checks passed.
 pub struct Checked<P> {
     /// What the checks prepared for the run: the facts they resolved that the run needs.

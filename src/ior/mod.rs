@@ -12,7 +12,7 @@ use workload::ior::preflight::{preflight, Existing};
 use workload::ior::{self, validate::validate, IorParams};
 use workload::session::{Finished, Session};
 
-use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::command::{Checked, Context, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
 use output::{ctime_now, Header, IorOutput, IorPrinter, IorRankCsv};
@@ -69,14 +69,7 @@ pub struct Prepared {
     replaced: Vec<PathBuf>,
 }
 
-impl Invocation for cli::IorCommand {
-    fn launch(&self) -> Launch {
-        self.launch.clone()
-    }
-    fn engine(&self) -> Option<&engine::EngineConfig> {
-        Some(&self.params.engine)
-    }
-}
+crate::command::ior_style_invocation!(cli::IorCommand);
 
 impl Workload for Ior {
     const NAME: &'static str = "ior";

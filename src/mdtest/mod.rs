@@ -11,7 +11,7 @@ use results::{MdtestParameters, MdtestResolved, Parameters, RunResult, Sink};
 use workload::mdtest::{self, validate::validate, MdtestParams, Shape};
 use workload::session::{Finished, Session};
 
-use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::command::{Checked, Context, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
 use cli::MdtestCommand;
@@ -45,14 +45,7 @@ pub struct Prepared {
     status_items: Option<u64>,
 }
 
-impl Invocation for MdtestCommand {
-    fn launch(&self) -> Launch {
-        self.launch.clone()
-    }
-    fn engine(&self) -> Option<&engine::EngineConfig> {
-        Some(&self.params.engine)
-    }
-}
+crate::command::ior_style_invocation!(MdtestCommand);
 
 impl Workload for Mdtest {
     const NAME: &'static str = "mdtest";

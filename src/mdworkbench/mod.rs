@@ -14,7 +14,7 @@ use workload::mdworkbench::validate::validate;
 use workload::mdworkbench::{self, MdWorkbenchParams};
 use workload::session::{Finished, Session};
 
-use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::command::{Checked, Context, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
 use cli::MdWorkbenchCommand;
@@ -43,17 +43,7 @@ pub fn check(p: &MdWorkbenchParams, ranks: usize) -> Result<Preflight, String> {
 /// `iogauge md-workbench`, as the command path runs it.
 pub struct MdWorkbench;
 
-impl Invocation for MdWorkbenchCommand {
-    fn launch(&self) -> Launch {
-        self.launch.clone()
-    }
-    fn engine(&self) -> Option<&engine::EngineConfig> {
-        Some(&self.params.engine)
-    }
-    fn dry_run(&self) -> bool {
-        self.dry_run
-    }
-}
+crate::command::ior_style_invocation!(MdWorkbenchCommand, dry_run);
 
 impl Workload for MdWorkbench {
     const NAME: &'static str = "md-workbench";

@@ -9,7 +9,7 @@ use results::{MixParameters, MixResolved, Parameters, RunResult, Sink};
 use workload::mix::validate::{preflight, validate};
 use workload::session::{Finished, Session};
 
-use crate::command::{Checked, Context, Invocation, Launch, Supports, Workload};
+use crate::command::{Checked, Context, Supports, Workload};
 use crate::sweep::names::Knob;
 use crate::world::RankSetup;
 use cli::MixCommand;
@@ -24,17 +24,7 @@ pub struct Prepared {
     made_dir: bool,
 }
 
-impl Invocation for MixCommand {
-    fn launch(&self) -> Launch {
-        self.launch.clone()
-    }
-    fn engine(&self) -> Option<&engine::EngineConfig> {
-        Some(&self.params.engine)
-    }
-    fn dry_run(&self) -> bool {
-        self.dry_run
-    }
-}
+crate::command::ior_style_invocation!(MixCommand, dry_run);
 
 impl Workload for Mix {
     const NAME: &'static str = "mix";

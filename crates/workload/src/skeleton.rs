@@ -40,6 +40,36 @@ pub(crate) trait RankEnd: Send {
     const ERRORS_FROM_DOCUMENT: bool = false;
 }
 
+/// How a rank's run ended, the same on every rank, in a workload that needs no more: the data
+/// errors, the signal, and the failure the ranks agreed on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RunTotals {
+    /// Data that did not read back as written, over all phases and ranks.
+    pub errors: u64,
+    /// The signal that stopped the run, agreed by every rank.
+    pub interrupted: Option<i32>,
+    /// The first rank's I/O error that ended the run ("rank N: ..."), on rank 0 (an empty
+    /// string on the others; `None` when no rank failed, or the workload stops at the first).
+    pub failure: Option<String>,
+}
+
+impl RankEnd for RunTotals {
+    fn errors(&self) -> u64 {
+        self.errors
+    }
+
+    fn interrupted(&self) -> Option<i32> {
+        self.interrupted
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.clone()
+    }
+
+    // A run with no rank of this process ending well still has what rank 0 counted.
+    const ERRORS_FROM_DOCUMENT: bool = true;
+}
+
 /// How each rank gets its engine.
 pub(crate) enum Engines<'a, E> {
     /// The plan's (`engine::build`); a failure becomes the workload's error.

@@ -16,17 +16,8 @@ use crate::ior::phase::{reduce, run_phase, Mode, PhasePlan};
 use crate::ior::reorder::{self, Pass, ReorderSpec};
 use crate::ior::IorParams;
 use crate::session::{Collected, Finished, Session};
-use crate::skeleton::{self, Engines, RankEnd, RankError};
+use crate::skeleton::{self, Engines, RankError, RunTotals};
 use crate::stop;
-
-/// How the run ended, the same on every rank.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct RunTotals {
-    /// Failed transfer checks over all phases and ranks.
-    pub errors: u64,
-    /// The signal that stopped the run, agreed by every rank.
-    pub interrupted: Option<i32>,
-}
 
 fn unix_seconds() -> u64 {
     std::time::SystemTime::now()
@@ -63,16 +54,6 @@ pub fn run(p: &IorParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOut
 impl RankError for IorError {
     fn is_peer(&self) -> bool {
         matches!(self, IorError::Comm(CommError::PeerFailed { .. }))
-    }
-}
-
-impl RankEnd for RunTotals {
-    fn errors(&self) -> u64 {
-        self.errors
-    }
-
-    fn interrupted(&self) -> Option<i32> {
-        self.interrupted
     }
 }
 
@@ -233,9 +214,11 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, IorError> {
         }
         ctx.made.repetition_done();
     }
+    // A rank's I/O error ends an IOR run at once (`failure` stays none).
     Ok(RunTotals {
         errors,
         interrupted: stopped,
+        failure: None,
     })
 }
 

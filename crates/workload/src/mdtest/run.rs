@@ -19,7 +19,7 @@ use super::tree::Shape;
 use super::{files, items};
 use crate::mdtest::MdtestParams;
 use crate::session::{Collected, Finished, Session};
-use crate::skeleton::{self, Engines, RankEnd, RankError};
+use crate::skeleton::{self, Engines, RankError, RunTotals};
 
 /// An mdtest run as its checks prepared it: the plan (parameters), the item layout `validate` resolved, and
 /// the items per task a stonewall status file imposes on a run without a create phase (read by
@@ -61,33 +61,6 @@ pub fn run(prepared: Prepared<'_>, ranks: &Ranks, session: &Session) -> Finished
     let phases = phases.into_inner();
     let summary = summaries(&phases);
     ended.finish(session, phases, summary)
-}
-
-/// How a rank's run ended, the same on every rank.
-struct RunTotals {
-    /// Files that did not read back as written (or read short), over all phases and ranks.
-    errors: u64,
-    /// The signal that stopped the run, agreed by every rank.
-    interrupted: Option<i32>,
-    /// The first rank's I/O error that ended the run ("rank N: ..."), on rank 0 (an empty
-    /// string on the others; `None` when no rank failed).
-    failure: Option<String>,
-}
-
-impl RankEnd for RunTotals {
-    fn errors(&self) -> u64 {
-        self.errors
-    }
-
-    fn interrupted(&self) -> Option<i32> {
-        self.interrupted
-    }
-
-    fn failure(&self) -> Option<String> {
-        self.failure.clone()
-    }
-
-    const ERRORS_FROM_DOCUMENT: bool = true;
 }
 
 impl RankError for MdError {

@@ -16,7 +16,7 @@ use super::outcome::PhaseOutcome;
 use super::precreate::precreate;
 use super::status::{self, Position};
 use crate::session::{Collected, Finished, Session};
-use crate::skeleton::{self, Engines, RankEnd, RankError};
+use crate::skeleton::{self, Engines, RankError, RunTotals};
 use plan::mdworkbench::MdWorkbenchParams;
 
 /// A run as its checks prepared it: the plan (parameters) and where it starts (rank 0's preflight read
@@ -64,33 +64,6 @@ pub fn run(prepared: Prepared<'_>, ranks: &Ranks, session: &Session) -> Finished
     let phases = phases.into_inner();
     let summary = summaries(&phases);
     ended.finish(session, phases, summary)
-}
-
-/// How a rank's run ended, the same on every rank.
-struct RunTotals {
-    /// Objects that did not read back as written, over all ranks.
-    errors: u64,
-    /// The signal that stopped the run, if one did.
-    interrupted: Option<i32>,
-    /// The first rank's I/O error that ended the run ("rank N: ..."), on rank 0 (an empty
-    /// string on the others; `None` when no rank failed).
-    failure: Option<String>,
-}
-
-impl RankEnd for RunTotals {
-    fn errors(&self) -> u64 {
-        self.errors
-    }
-
-    fn interrupted(&self) -> Option<i32> {
-        self.interrupted
-    }
-
-    fn failure(&self) -> Option<String> {
-        self.failure.clone()
-    }
-
-    const ERRORS_FROM_DOCUMENT: bool = true;
 }
 
 impl RankError for MdwbError {

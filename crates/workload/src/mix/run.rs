@@ -21,7 +21,7 @@ use super::step::step;
 use super::tree::RankTree;
 use super::PhaseOutcome;
 use crate::session::{Collected, Finished, Session};
-use crate::skeleton::{self, Engines, RankEnd, RankError};
+use crate::skeleton::{self, Engines, RankError, RunTotals};
 
 /// Runs the plan on `ranks`, reporting through `session` from start to end (also when a rank
 /// fails: the phases that finished stay in the document). `made_dir`: the checks before the
@@ -58,25 +58,6 @@ pub fn run(
     let phases = phases.into_inner();
     let summary = summaries(&phases);
     ended.finish(session, phases, summary)
-}
-
-/// How a rank's run ended, the same on every rank.
-struct RunTotals {
-    /// The signal that stopped the run (after its cleanup), if one did.
-    interrupted: Option<i32>,
-    /// "rank N: <error>" of the lowest rank whose I/O error ended the run, on rank 0 (empty
-    /// on the others; `None` when no rank failed).
-    failure: Option<String>,
-}
-
-impl RankEnd for RunTotals {
-    fn interrupted(&self) -> Option<i32> {
-        self.interrupted
-    }
-
-    fn failure(&self) -> Option<String> {
-        self.failure.clone()
-    }
 }
 
 impl RankError for MixError {
@@ -173,7 +154,9 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {
             }
         }
     }
+    // A mix checks no data.
     Ok(RunTotals {
+        errors: 0,
         interrupted: ctx.stopped.get(),
         failure,
     })
