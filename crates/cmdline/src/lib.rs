@@ -4,6 +4,7 @@
 //! `mix`). A crate of its own so that the fuzz targets (`fuzz/`) link the parsers and nothing
 //! of the binary's store, reports or servers.
 
+pub mod dlio;
 pub mod ior;
 pub mod mdtest;
 pub mod mdworkbench;

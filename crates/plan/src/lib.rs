@@ -3,6 +3,7 @@
 //! (`results` embeds these types as a run's `parameters`), so they are plain serde data with a
 //! JSON Schema, and the rules that check them live with the workloads.
 
+pub mod dlio;
 pub mod find;
 pub mod io500;
 pub mod ior;
