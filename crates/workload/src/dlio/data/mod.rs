@@ -4,6 +4,7 @@
 //! * `sizes`: DLIO's per-file sample shape, drawn from its distribution, keyed per file;
 //! * `npz`, `tfrecord` (with `example`), `jpeg`: the bytes of one file, into a caller's buffer
 //!   (no file I/O here: the workload writes and times them through the engine);
+//! * `share`: which rank makes which file (DLIO's round robin);
 //! * `FileEncoder`: the one entry point, from a `GenSpec` and a file's split and index.
 //!
 //! Every rank can make any file alone: the shape and the content are functions of (seed, split,
@@ -15,10 +16,12 @@ pub mod jpeg;
 pub mod layout;
 pub mod npy;
 pub mod npz;
+pub mod share;
 pub mod sizes;
 pub mod tfrecord;
 
 pub use layout::{sort_as_dlio, Layout, Split};
+pub use share::rank_files;
 pub use sizes::{Dims, SizeModel};
 
 use crate::rng::mix2;
@@ -179,6 +182,10 @@ impl FileEncoder {
         })
     }
 }
+
+#[cfg(test)]
+#[path = "spec_tests.rs"]
+mod spec_tests;
 
 #[cfg(test)]
 #[path = "readers_tests.rs"]
