@@ -81,4 +81,3 @@ fn the_same_file_has_the_same_bytes_on_any_rank() {
     first.encode(Split::Valid, 1, &mut b).unwrap();
     assert_ne!(a, b);
 }
-
