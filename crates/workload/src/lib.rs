@@ -5,6 +5,7 @@
 //! `mdtest` is the mdtest-compatible metadata benchmark (tree math, names, phases).
 //! `mdworkbench` is the md-workbench-compatible small-object benchmark (a FIFO of objects).
 //! `find` is the parallel find with pfind's semantics (IO500's find phase).
+//! `dlio` is MLPerf Storage's AI training I/O as DLIO runs it (data generation so far).
 //! `startup` is an application's start: every rank reads the same tree of small files and/or one large file.
 //!
 //! What they share: `skeleton` (a run's ranks: start, rank bodies, the failure, the end),
@@ -13,6 +14,7 @@
 
 mod bracket;
 pub mod cache;
+pub mod dlio;
 mod file_kind;
 pub mod find;
 pub mod io500;
