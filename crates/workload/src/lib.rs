@@ -13,6 +13,7 @@
 
 mod bracket;
 pub mod cache;
+pub mod dlio;
 mod file_kind;
 pub mod find;
 pub mod io500;
