@@ -27,7 +27,7 @@ pub struct Summary {
     pub host_processor_name: String,
     /// Per node: 1 where the node's memory exceeds the data it reads (caching possible).
     pub potential_caching: Vec<u8>,
-    /// `/proc/cpuinfo` of rank 0's host as DLIO folds it (`cpuinfo_fields`).
+    /// `/proc/cpuinfo` of rank 0's host as DLIO folds it (`proc_fields`).
     pub host_cpuinfo: Map<String, Value>,
     pub host_meminfo: Map<String, Value>,
     /// Per node, GiB (DLIO's "GB").
