@@ -103,9 +103,10 @@ fn au_is_near_100_when_compute_dominates() {
 
 #[test]
 fn au_is_low_when_compute_is_tiny() {
-    let r = run(&params(24, 1, 0.0005), &storage(5), None).unwrap();
+    // 0.2 ms compute against 2 x 10 ms of reads per batch on one thread: ideal is ~1 %.
+    let r = run(&params(24, 1, 0.0002), &storage(10), None).unwrap();
     let au = au(&r);
-    assert!(au < 20.0, "AU {au:.1} %");
+    assert!(au < 30.0, "AU {au:.1} %");
     assert!(
         r.steps[2].wait >= Duration::from_millis(8),
         "{:?}",
@@ -147,10 +148,11 @@ fn a_read_error_ends_the_epoch_with_it() {
 }
 
 #[test]
-fn compute_sleeps_are_accurate() {
+fn compute_never_ends_early_and_proc_is_wait_plus_compute() {
+    // The upper bound is a timing (scheduler load), so only the deadline is asserted.
     let r = run(&params(8, 2, 0.0035), &storage(0), None).unwrap();
     for s in &r.steps {
-        let c = s.compute.as_secs_f64();
-        assert!((0.0035..0.0045).contains(&c), "{c}");
+        assert!(s.compute >= Duration::from_micros(3500), "{:?}", s.compute);
+        assert_eq!(s.proc, s.wait + s.compute);
     }
 }
