@@ -6,6 +6,7 @@
 pub mod alert;
 pub mod cache;
 mod content;
+pub mod dlio;
 mod environment;
 pub mod find;
 mod hub;
