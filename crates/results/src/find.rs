@@ -179,12 +179,7 @@ pub fn phase_result(o: &FindOutcome) -> PhaseResult {
     let mut p = PhaseResult::new(Operation::Find, 0);
     p.ops = o.total.examined;
     // pfind's runtime (the slowest rank's walk) is the whole window; there is no open or close.
-    p.times = PhaseTimes {
-        open_s: 0.0,
-        xfer_s: runtime,
-        close_s: 0.0,
-        total_s: runtime,
-    };
+    p.times = PhaseTimes::window(runtime);
     p.iops = o.rate();
     p.latency = o.latency.summary();
     p.page_cache = o.page_cache.clone();

@@ -48,6 +48,10 @@ pub struct RunResult {
     /// The steps of the rising load and the knee (workload mix only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mix: Option<crate::mix::MixResult>,
+    /// Per training epoch AU, samples/s and DLIO's MB/s, and DLIO's training metrics (workload
+    /// dlio only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dlio: Option<crate::dlio::DlioResult>,
     /// Why the results are not valid (an interrupted phase, data that failed verification, a
     /// failed run, an IO500 rule): such a run is stored and shown with these reasons, and is
     /// never a baseline for `compare --fail-if-slower`. Empty for a valid run.
@@ -147,6 +151,18 @@ pub struct PhaseTimes {
     pub xfer_s: f64,
     pub close_s: f64,
     pub total_s: f64,
+}
+
+impl PhaseTimes {
+    /// A phase that is one window of `seconds`, with no open or close apart from it.
+    pub fn window(seconds: f64) -> Self {
+        PhaseTimes {
+            open_s: 0.0,
+            xfer_s: seconds,
+            close_s: 0.0,
+            total_s: seconds,
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default, JsonSchema)]
@@ -348,6 +364,7 @@ impl RunResult {
             io500: None,
             alerts: Vec::new(),
             mix: None,
+            dlio: None,
             invalid: Vec::new(),
         }
     }

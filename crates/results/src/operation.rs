@@ -43,6 +43,10 @@ pub enum Operation {
     MixStep,
     /// mix: the files and directories of the run removed.
     MixCleanup,
+    /// dlio: the data set generated (`workflow.generate_data`), one operation per file.
+    DlioGenerate,
+    /// dlio: one training epoch (the iteration is the epoch's number); ops are samples.
+    DlioEpoch,
 }
 
 impl Operation {
@@ -84,6 +88,8 @@ impl Operation {
             Operation::MixPrepare => "mix-prepare",
             Operation::MixStep => "mix-step",
             Operation::MixCleanup => "mix-cleanup",
+            Operation::DlioGenerate => "dlio-generate",
+            Operation::DlioEpoch => "dlio-epoch",
         }
     }
 
@@ -129,7 +135,9 @@ impl Operation {
     /// the store derives it from any document without knowing the workload.
     pub fn headline(self) -> Headline {
         match self {
-            Operation::Write | Operation::Read => Headline::Bandwidth,
+            Operation::Write | Operation::Read | Operation::DlioGenerate => Headline::Bandwidth,
+            // An epoch's samples per second (DLIO's throughput); its AU is the run's `dlio`.
+            Operation::DlioEpoch => Headline::Rate,
             // The time until the last rank was done: what an application's start costs.
             Operation::TreeRead | Operation::CommonRead => Headline::Time,
             // Tree creation and removal are one operation per run: not a rate worth a column.
@@ -182,6 +190,8 @@ mod tests {
             Operation::MixPrepare,
             Operation::MixStep,
             Operation::MixCleanup,
+            Operation::DlioGenerate,
+            Operation::DlioEpoch,
         ]) {
             let json = serde_json::to_string(&op).unwrap();
             assert_eq!(json, format!("\"{}\"", op.label()));

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use plan::dlio::DlioParams;
 use plan::find::FindParams;
 use plan::io500::Io500Params;
 use plan::ior::IorParams;
@@ -24,11 +25,13 @@ pub enum Parameters {
     MdWorkbench(MdWorkbenchParameters),
     Startup(StartupParameters),
     Mix(MixParameters),
+    // Boxed: a DLIO config is several times the size of the other plans.
+    Dlio(Box<DlioParameters>),
 }
 
 impl Parameters {
     /// The workload's name (`"ior"`, `"mdtest"`, `"find"`, `"io500"`, `"md-workbench"`,
-    /// `"startup"`, `"mix"`).
+    /// `"startup"`, `"mix"`, `"dlio"`).
     pub fn workload(&self) -> &'static str {
         match self {
             Parameters::Ior(_) => "ior",
@@ -38,6 +41,7 @@ impl Parameters {
             Parameters::MdWorkbench(_) => "md-workbench",
             Parameters::Startup(_) => "startup",
             Parameters::Mix(_) => "mix",
+            Parameters::Dlio(_) => "dlio",
         }
     }
 }
@@ -141,4 +145,36 @@ pub struct MixResolved {
     pub files: u64,
     /// The longest the steps can take, seconds (every step run).
     pub max_seconds: f64,
+}
+
+/// A DLIO workload config as resolved (its sections, DLIO's key names) and what the run
+/// resolved from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DlioParameters {
+    #[serde(flatten)]
+    pub plan: DlioParams,
+    pub resolved: DlioResolved,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DlioResolved {
+    /// The shipped workload's name or the YAML file's path.
+    pub source: String,
+    /// The Hydra overrides, as given.
+    pub overrides: Vec<String>,
+    /// `storage.storage_root` joined with `dataset.data_folder`, as DLIO joins them.
+    pub data_folder: std::path::PathBuf,
+    /// The DLIO-shaped output directory (summary.json, per-epoch stats, config.yaml).
+    pub output_folder: std::path::PathBuf,
+    /// The emulated accelerators (ranks).
+    pub accelerators: u64,
+    /// Training files found on disk (or generated) when the run started; DLIO uses the
+    /// first `num_files_train`.
+    pub train_files_found: u64,
+    /// Steps per epoch of every rank and the samples DLIO counts per epoch over all ranks
+    /// (files x samples per file, less the last partial batch of each rank).
+    pub steps_per_epoch: u64,
+    pub samples_per_epoch: u64,
+    /// MLPerf Storage's minimum training files for this run's ranks and host memory.
+    pub minimum_files: u64,
 }

@@ -1,6 +1,6 @@
 //! The files DLIO writes at the end of a run, with its field names and order, so that tools
 //! written for DLIO's output read ours: `summary.json` (rank 0) and
-//! `<rank>_per_epoch_stats.json` (every rank). Timestamps are DLIO's `utcnow()`, which despite
+//! `<rank>_per_epoch_stats.json` and `<rank>_output.json` (every rank). Timestamps are DLIO's `utcnow()`, which despite
 //! its name is local time, `%Y-%m-%dT%H:%M:%S.%f`; durations are strings with two decimals.
 
 use std::collections::BTreeMap;
@@ -61,6 +61,37 @@ pub struct EpochStats {
 
 /// `<rank>_per_epoch_stats.json`: epochs by number (JSON keys "1", "2", ...).
 pub type PerEpochStats = BTreeMap<u64, EpochStats>;
+
+/// `<rank>_output.json`: the host's facts, then per epoch (JSON keys "1", "2", ...) the
+/// block's per-step times and figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankOutput {
+    /// GiB (DLIO's "GB").
+    #[serde(rename = "host_memory_GB")]
+    pub host_memory_gb: f64,
+    pub host_cpu_count: u64,
+    pub host_processor_name: String,
+    /// 1 where the host's memory holds the data it reads per epoch.
+    pub potential_caching: u8,
+    pub host_cpuinfo: Map<String, Value>,
+    pub host_meminfo: Map<String, Value>,
+    #[serde(flatten)]
+    pub epochs: BTreeMap<String, RankEpoch>,
+}
+
+/// One epoch of `<rank>_output.json`: per block (`block1`), the per-step `load` (wait for the
+/// batch), `proc` (wait and computation) and `compute` seconds, the block's `throughput`
+/// (samples/s) and `au` (percent); `/proc/meminfo` at the epoch's start; the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankEpoch {
+    pub load: BTreeMap<String, Vec<f64>>,
+    pub proc: BTreeMap<String, Vec<f64>>,
+    pub throughput: BTreeMap<String, f64>,
+    pub au: BTreeMap<String, f64>,
+    pub compute: BTreeMap<String, Vec<f64>>,
+    pub host_meminfo: Map<String, Value>,
+    pub end: String,
+}
 
 /// DLIO's duration text: seconds with two decimals.
 pub fn duration_text(seconds: f64) -> String {

@@ -35,7 +35,7 @@ pub struct MetricSteps {
     pub exclude_end: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Figures {
     pub au_percent: f64,
     pub samples_per_second: f64,
@@ -92,7 +92,7 @@ pub fn epoch_figures(blocks: &[(Figures, u64)]) -> Figures {
 }
 
 /// summary.json's training metrics, DLIO's field names in DLIO's order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TrainMetric {
     pub train_au_percentage: Vec<f64>,
     pub train_au_mean_percentage: f64,

@@ -37,12 +37,7 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
     let mut p = PhaseResult::new(o.phase, o.iteration);
     p.bytes = (c.obj_create.ok + c.obj_read.ok) * o.object_size;
     p.ops = c.ok();
-    p.times = PhaseTimes {
-        open_s: 0.0,
-        xfer_s: t,
-        close_s: 0.0,
-        total_s: t,
-    };
+    p.times = PhaseTimes::window(t);
     p.bandwidth_mib_s = o.throughput_of(&c, t);
     p.iops = o.rate();
     let mut objects = LatencyHistogram::new();

@@ -46,12 +46,7 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
     let mut p = PhaseResult::new(o.phase, o.step);
     p.bytes = o.bytes();
     p.ops = o.completed();
-    p.times = PhaseTimes {
-        open_s: 0.0,
-        xfer_s: t,
-        close_s: 0.0,
-        total_s: t,
-    };
+    p.times = PhaseTimes::window(t);
     p.bandwidth_mib_s = crate::mib_per_s(p.bytes, t);
     p.iops = o.achieved();
     p.latency = o.merged().summary();

@@ -25,12 +25,7 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
     let mut p = PhaseResult::new(o.phase, o.iteration);
     p.bytes = all.bytes;
     p.ops = all.metadata_ops();
-    p.times = PhaseTimes {
-        open_s: 0.0,
-        xfer_s: t,
-        close_s: 0.0,
-        total_s: t,
-    };
+    p.times = PhaseTimes::window(t);
     p.bandwidth_mib_s = o.data_rate_mib_s();
     p.iops = o.metadata_rate();
     let mut merged = LatencyHistogram::new();

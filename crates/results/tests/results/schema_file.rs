@@ -58,7 +58,8 @@ fn schema_names_its_version_and_every_top_level_field() {
             "io500",
             "md-workbench",
             "startup",
-            "mix"
+            "mix",
+            "dlio"
         ]
     );
 }
