@@ -19,6 +19,11 @@ pub static WORKLOADS: &[WorkloadInfo] = &[
     row::<crate::mix::Mix>(),
     row::<crate::find::Find>(),
     row::<crate::startup::Startup>(),
+    // `dlio datasize` prints and runs nothing: its own main in front of the command path.
+    WorkloadInfo {
+        main: crate::dlio::main,
+        ..row::<crate::dlio::Dlio>()
+    },
     crate::io500::ROW,
 ];
 

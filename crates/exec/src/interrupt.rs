@@ -70,6 +70,11 @@ pub fn requested() -> bool {
     STOP.load(Ordering::Relaxed)
 }
 
+/// The stop flag itself, for a loop that takes a flag to poll (dlio's emulated loader).
+pub fn flag() -> &'static AtomicBool {
+    &STOP
+}
+
 /// The first signal received, if any (also after [`resume`]).
 pub fn signal() -> Option<i32> {
     match SIGNAL.load(Ordering::Acquire) {

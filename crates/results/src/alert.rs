@@ -51,6 +51,7 @@ pub enum AlertId {
     Straggler,
     ReadSameNode,
     CacheDropLimited,
+    DlioDatasetBelowMinimum,
 }
 
 /// How a rule's value reads.
@@ -93,6 +94,8 @@ pub const RULES: &[Rule] = &[
         help: "reads run on the node that wrote the data although -C asked for another" },
     Rule { id: AlertId::CacheDropLimited, unit: Unit::Switch, default: 1.0,
         help: "--drop-caches could not drop everything a phase may hit (no root, tmpfs)" },
+    Rule { id: AlertId::DlioDatasetBelowMinimum, unit: Unit::Switch, default: 1.0,
+        help: "a dlio training data set is smaller than MLPerf Storage's minimum for the run's ranks and host memory" },
 ];
 
 impl AlertId {
@@ -106,6 +109,7 @@ impl AlertId {
             AlertId::Straggler => "straggler",
             AlertId::ReadSameNode => "read-same-node",
             AlertId::CacheDropLimited => "cache-drop-limited",
+            AlertId::DlioDatasetBelowMinimum => "dlio-dataset-below-minimum",
         }
     }
 

@@ -70,6 +70,16 @@ impl RankEnd for RunTotals {
     const ERRORS_FROM_DOCUMENT: bool = true;
 }
 
+/// How a rank's run ended in a workload whose only end is the signal that stopped it, if one
+/// did (start-up, dlio).
+pub(crate) struct Stopped(pub Option<i32>);
+
+impl RankEnd for Stopped {
+    fn interrupted(&self) -> Option<i32> {
+        self.0
+    }
+}
+
 /// How each rank gets its engine.
 pub(crate) enum Engines<'a, E> {
     /// The plan's (`engine::build`); a failure becomes the workload's error.

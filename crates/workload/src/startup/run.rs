@@ -19,7 +19,7 @@ use super::prepare::{self, Made};
 use super::shape::generate;
 use crate::cache::first_on_node;
 use crate::session::{Collected, Finished, Session};
-use crate::skeleton::{self, Engines, RankEnd, RankError};
+use crate::skeleton::{self, Engines, RankError, Stopped};
 
 /// Runs `p` on `ranks`, reporting through `session` from start to end.
 pub fn run(p: &StartupParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
@@ -36,15 +36,6 @@ pub fn run(p: &StartupParams, ranks: &Ranks, session: &Session) -> Finished<Phas
     let phases = phases.into_inner();
     let summary = summaries(&phases);
     ended.finish(session, phases, summary)
-}
-
-/// The signal that stopped the run, if one did: all a rank's run ends with.
-struct Stopped(Option<i32>);
-
-impl RankEnd for Stopped {
-    fn interrupted(&self) -> Option<i32> {
-        self.0
-    }
 }
 
 impl RankError for StartupError {

@@ -70,6 +70,7 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
         io500: None,
         alerts: Vec::new(),
         mix: None,
+        dlio: None,
         invalid: Vec::new(),
     };
     doc.warnings

@@ -1,0 +1,206 @@
+//! DLIO's result directory as a sink: at the run's end `summary.json`, and per rank
+//! `<rank>_per_epoch_stats.json` and `<rank>_output.json`, with DLIO's field names, plus the
+//! resolved `config.yaml` (written when the run starts). Rank 0 writes every rank's files
+//! from the figures the ranks sent it. Only finished epochs are written, as DLIO has none for
+//! an interrupted one.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use plan::dlio::DlioParams;
+use results::dlio::{
+    duration_text, proc_fields, timestamp, BlockStats, EpochOutcome, EpochStats, PerEpochStats,
+    PhaseOutcome, RankEpoch, RankOutput, Summary,
+};
+use results::sink::{Event, Sink};
+use results::RunResult;
+use serde_json::{Map, Value};
+
+pub struct DlioFiles {
+    dir: PathBuf,
+    params: DlioParams,
+    start: SystemTime,
+    epochs: Vec<EpochOutcome>,
+}
+
+impl DlioFiles {
+    /// Makes the directory (bad input when it cannot be made).
+    pub fn new(params: &DlioParams, dir: &Path) -> Result<DlioFiles, String> {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            format!(
+                "--output {}: {}",
+                dir.display(),
+                engine::errno::describe(&e)
+            )
+        })?;
+        Ok(DlioFiles {
+            dir: dir.to_path_buf(),
+            params: params.clone(),
+            start: SystemTime::now(),
+            epochs: Vec::new(),
+        })
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        let path = self.dir.join(name);
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!(
+                "iogauge dlio: write {}: {}",
+                path.display(),
+                engine::errno::describe(&e)
+            );
+        }
+    }
+
+    fn json(&self, name: &str, value: &impl serde::Serialize) {
+        match serde_json::to_string_pretty(value) {
+            Ok(text) => self.write(name, &text),
+            Err(e) => eprintln!("iogauge dlio: {name}: {e}"),
+        }
+    }
+
+    fn end(&self, doc: &RunResult) {
+        let end = SystemTime::now();
+        let ranks = self.epochs.first().map_or(0, |e| e.ranks.len());
+        for r in 0..ranks {
+            self.json(
+                &format!("{r}_per_epoch_stats.json"),
+                &self.per_epoch_stats(r),
+            );
+            self.json(&format!("{r}_output.json"), &self.rank_output(r, doc));
+        }
+        if let Some(metric) = doc.dlio.as_ref().and_then(|d| d.metric.clone()) {
+            let summary = self.summary(doc, metric, end);
+            self.json("summary.json", &summary);
+        }
+    }
+
+    fn per_epoch_stats(&self, rank: usize) -> PerEpochStats {
+        self.epochs
+            .iter()
+            .map(|e| {
+                let r = &e.ranks[rank];
+                let (start, end) = (at(r.start_unix_s), at(r.end_unix_s));
+                let block = BlockStats {
+                    start: start.clone(),
+                    end: end.clone(),
+                    duration: duration_text(r.seconds()),
+                };
+                let stats = EpochStats {
+                    start,
+                    blocks: BTreeMap::from([("block1".to_string(), block)]),
+                    end,
+                    duration: duration_text(r.seconds()),
+                };
+                (e.epoch, stats)
+            })
+            .collect()
+    }
+
+    fn rank_output(&self, rank: usize, doc: &RunResult) -> RankOutput {
+        let meminfo = proc_file("/proc/meminfo");
+        let block = |v: &Vec<f64>| BTreeMap::from([("block1".to_string(), v.clone())]);
+        let one = |v: f64| BTreeMap::from([("block1".to_string(), v)]);
+        let epochs = self
+            .epochs
+            .iter()
+            .map(|e| {
+                let r = &e.ranks[rank];
+                let epoch = RankEpoch {
+                    load: block(&r.load),
+                    proc: block(&r.proc),
+                    throughput: one(r.figures.samples_per_second),
+                    au: one(r.figures.au_percent),
+                    compute: block(&r.compute),
+                    host_meminfo: meminfo.clone(),
+                    end: at(r.end_unix_s),
+                };
+                (e.epoch.to_string(), epoch)
+            })
+            .collect();
+        let memory_gb = gib(doc.environment.memory_bytes);
+        RankOutput {
+            host_memory_gb: memory_gb,
+            host_cpu_count: doc.environment.cpus,
+            host_processor_name: doc.environment.arch.clone(),
+            potential_caching: u8::from(self.data_per_host_gb(doc) <= memory_gb),
+            host_cpuinfo: proc_file("/proc/cpuinfo"),
+            host_meminfo: meminfo,
+            epochs,
+        }
+    }
+
+    /// DLIO's `data_size_per_host_GB`: ranks per node x samples per file x files // ranks x
+    /// the record length, in GiB.
+    fn data_per_host_gb(&self, doc: &RunResult) -> f64 {
+        let d = &self.params.dataset;
+        let ranks = doc.ranks.count.max(1);
+        let samples = doc.ranks.tasks_per_node * d.num_samples_per_file * d.num_files_train / ranks;
+        samples as f64 * d.record_length_bytes / (1u64 << 30) as f64
+    }
+
+    fn summary(
+        &self,
+        doc: &RunResult,
+        metric: results::dlio::TrainMetric,
+        end: SystemTime,
+    ) -> Summary {
+        let d = &self.params.dataset;
+        let memory_gb = gib(doc.environment.memory_bytes);
+        let per_host = self.data_per_host_gb(doc);
+        Summary {
+            start: timestamp(self.start),
+            num_accelerators: doc.ranks.count,
+            num_hosts: doc.ranks.nodes,
+            hostname: doc.environment.hostname.clone(),
+            metric,
+            num_files_train: d.num_files_train,
+            num_files_eval: d.num_files_eval,
+            num_samples_per_file: d.num_samples_per_file,
+            // Rank 0's host only: the other hosts' facts are not gathered (docs/dlio.md).
+            host_cpu_count: vec![doc.environment.cpus],
+            host_processor_name: doc.environment.arch.clone(),
+            potential_caching: vec![u8::from(per_host <= memory_gb)],
+            host_cpuinfo: proc_file("/proc/cpuinfo"),
+            host_meminfo: proc_file("/proc/meminfo"),
+            host_memory_gb: vec![memory_gb],
+            data_size_per_host_gb: per_host,
+            epochs: self.epochs.len() as u64,
+            end: timestamp(end),
+        }
+    }
+}
+
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
+}
+
+/// DLIO's timestamp of `unix_s` seconds since the Unix epoch.
+fn at(unix_s: f64) -> String {
+    timestamp(UNIX_EPOCH + Duration::from_secs_f64(unix_s.max(0.0)))
+}
+
+fn proc_file(path: &str) -> Map<String, Value> {
+    std::fs::read_to_string(path).map_or_else(|_| Map::new(), |t| proc_fields(&t))
+}
+
+impl Sink for DlioFiles {
+    fn event(&mut self, e: &Event<'_>) {
+        match e {
+            Event::RunStart(_) => {
+                self.start = SystemTime::now();
+                self.write("config.yaml", &plan::dlio::to_dlio_yaml(&self.params));
+            }
+            Event::PhaseEnd(end) => {
+                if let Some(PhaseOutcome::Epoch(o)) = end.detail.get::<PhaseOutcome>() {
+                    if !o.stopped {
+                        self.epochs.push(o.clone());
+                    }
+                }
+            }
+            Event::RunEnd(end) => self.end(end.run),
+            _ => {}
+        }
+    }
+}
