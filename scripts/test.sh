@@ -26,6 +26,10 @@ command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
 command -v influxd >/dev/null 2>&1 || need_apt+=(influxdb)
 # The HTML report tests (crates/report) render their pages in headless Chromium.
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# The dlio tests (tests/dlio, crates/workload's data tests) judge generated files with Debian's
+# numpy and PIL under /usr/bin/python3.
+/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need_apt+=(python3-numpy)
+/usr/bin/python3 -c 'import PIL' >/dev/null 2>&1 || need_apt+=(python3-pil)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

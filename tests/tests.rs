@@ -3,6 +3,7 @@
 
 mod bad_input;
 mod common;
+mod dlio;
 mod events;
 mod faults;
 mod find;

@@ -7,6 +7,7 @@ mod deletion;
 mod full_fs;
 mod integrity;
 mod interrupts;
+mod interrupts_dlio;
 mod interrupts_find;
 mod interrupts_io500;
 mod interrupts_startup_mix;
