@@ -7,8 +7,9 @@ use crate::command::global::GlobalOption;
 /// The workloads that refuse `option`; every other workload honours it.
 fn refused_by(option: GlobalOption) -> &'static [&'static str] {
     match option {
-        // Their files are named by the command line; they make no tree of their own.
-        GlobalOption::AllowRootTarget => &["ior", "find"],
+        // Their files are named by the command line (dlio's data folder too); they make no
+        // tree of their own.
+        GlobalOption::AllowRootTarget => &["ior", "find", "dlio"],
         _ => &[],
     }
 }

@@ -228,6 +228,30 @@ fn startup() {
 }
 
 #[test]
+fn dlio() {
+    let d = tmp();
+    let data = d.path().join("data");
+    let out = d.path().join("out");
+    let line = [
+        "dlio",
+        "unet3d_h100",
+        "++workload.workflow.checkpoint=False",
+        "++workload.workflow.generate_data=True",
+        "++workload.dataset.num_files_train=4",
+        "++workload.dataset.record_length_bytes=4096",
+        "++workload.dataset.record_length_bytes_stdev=0",
+        "++workload.reader.batch_size=2",
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ];
+    short_phase_off(d.path(), &line);
+    assert_drops(&drops(d.path(), &line), &["dlio-epoch"]);
+    refuses_root_target(&line, "dlio");
+}
+
+#[test]
 fn io500() {
     let d = tmp();
     let ini = crate::io500::small_ini(d.path(), "");
