@@ -101,6 +101,7 @@ impl DummyEngine {
         needs_file_size: false,
         page_cache: false,
         api_name: "DUMMY",
+        queued: false,
     };
 
     /// `rank` decides `only_rank0` for metadata operations; opens use `OpenHints::rank`.

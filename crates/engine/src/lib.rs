@@ -26,6 +26,7 @@ mod mmap;
 mod mountinfo;
 mod options;
 mod posix;
+pub mod queue;
 mod registry;
 mod secret;
 mod target;
@@ -38,6 +39,7 @@ pub use fault::check_fault_rank;
 pub use mmap::MmapEngine;
 pub use options::{EngineOption, IoShape, OptKind, OptValue, Workload};
 pub use posix::PosixEngine;
+pub use queue::{Completion, QueueSpec, QueuedFile, Request};
 pub use registry::{
     all_options, build, check, check_target, find_ior_key, find_option, for_target, lookup,
     metadata_engines, module_of, EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
@@ -63,6 +65,10 @@ pub struct Caps {
     pub page_cache: bool,
     /// Engine name as IOR prints it in its `API` column (`POSIX`, `MMAP`, `DUMMY`).
     pub api_name: &'static str,
+    /// Moves data with many requests in flight ([`Engine::open_queued`], `queue.rs`) rather
+    /// than one blocking call at a time ([`Engine::open`]): the workload chooses its mover by
+    /// this flag, never by the engine's name.
+    pub queued: bool,
 }
 
 /// How a file is opened.
@@ -165,6 +171,24 @@ pub trait Engine: Send {
         Ok(total)
     }
     fn read_dir(&self, target: Target<'_>) -> io::Result<Vec<DirEntry>>;
+    /// Opens a file for queued I/O (engines with `Caps::queued`): `spec.depth` requests in
+    /// flight at most, each with a buffer of `spec.buf_len` bytes the file owns. The default
+    /// is unsupported: a synchronous engine never pretends to queue.
+    fn open_queued(
+        &self,
+        _target: Target<'_>,
+        _mode: OpenMode,
+        _hints: &OpenHints,
+        _spec: QueueSpec,
+    ) -> io::Result<Box<dyn QueuedFile>> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!(
+                "the {} engine moves one transfer at a time",
+                self.caps().api_name
+            ),
+        ))
+    }
     /// Set a file's permission bits (chmod(2), a setattr: the mix's `chmod`). The default
     /// is unsupported, so an engine that does not say otherwise never pretends to have done it.
     fn chmod(&self, _target: Target<'_>, _mode: u32) -> io::Result<()> {

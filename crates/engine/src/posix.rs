@@ -113,6 +113,7 @@ impl PosixEngine {
             needs_file_size: false,
             page_cache: !odirect,
             api_name: "POSIX",
+            queued: false,
         }
     }
 
