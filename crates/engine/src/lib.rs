@@ -171,6 +171,11 @@ pub trait Engine: Send {
         Ok(total)
     }
     fn read_dir(&self, target: Target<'_>) -> io::Result<Vec<DirEntry>>;
+    /// Requests this engine keeps in flight per open file, as configured (`--iouring.depth`,
+    /// `--dummy.depth`, `--aio.max-pending`); 1 for a synchronous engine.
+    fn depth(&self) -> usize {
+        1
+    }
     /// Opens a file for queued I/O (engines with `Caps::queued`): `spec.depth` requests in
     /// flight at most, each with a buffer of `spec.buf_len` bytes the file owns. The default
     /// is unsupported: a synchronous engine never pretends to queue.
