@@ -8,7 +8,9 @@
 //! plan's part that names an engine and its option values. `cache.rs` measures and drops the
 //! page cache around the files of engines that use it. `target.rs` is what an operation
 //! names ([`Target`]) and what an engine says about it before a run ([`TargetInfo`]; file
-//! engines answer from `facts.rs`). `conformance` is the contract every engine passes.
+//! engines answer from `facts.rs`). `queue.rs` is the queued model (many requests in flight),
+//! which `uring` (IOURING, AIO) and the dummy engine's `dummy_queue.rs` implement.
+//! `conformance` is the contract every engine passes.
 
 mod aligned;
 pub mod cache;
@@ -18,6 +20,7 @@ pub mod conformance;
 mod defaults;
 mod direct;
 mod dummy;
+mod dummy_queue;
 pub mod errno;
 mod facts;
 mod fault;
@@ -30,11 +33,13 @@ pub mod queue;
 mod registry;
 mod secret;
 mod target;
+mod uring;
 
 pub use aligned::AlignedBuf;
 pub use config::EngineConfig;
 pub use direct::{direct_alignment, DirectAlign, MIN_DIRECT_ALIGN};
 pub use dummy::{DummyDelays, DummyEngine};
+pub use dummy_queue::QueueTiming;
 pub use fault::check_fault_rank;
 pub use mmap::MmapEngine;
 pub use options::{EngineOption, IoShape, OptKind, OptValue, Workload};
@@ -42,7 +47,8 @@ pub use posix::PosixEngine;
 pub use queue::{Completion, QueueSpec, QueuedFile, Request};
 pub use registry::{
     all_options, build, check, check_target, find_ior_key, find_option, for_target, lookup,
-    metadata_engines, module_of, EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
+    metadata_engines, module_of, EngineError, EngineInfo, RefusedApi, ALIASES, ENGINES,
+    REFUSED_APIS,
 };
 pub use secret::Secret;
 pub use target::{FileKind, Space, Target, TargetInfo};

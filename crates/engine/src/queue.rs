@@ -94,6 +94,17 @@ pub fn queue_full(depth: usize) -> io::Error {
     )
 }
 
+/// Whether `req` may be pushed on a queue of `spec` with `in_flight` requests pushed and not
+/// completed: it fits in its slot's buffer (`InvalidInput` otherwise) and the queue has room
+/// (`WouldBlock`, [`queue_full`]).
+pub fn admit(req: &Request, spec: QueueSpec, in_flight: usize) -> io::Result<()> {
+    check_request(req, spec.depth, spec.buf_len)?;
+    if in_flight >= spec.depth {
+        return Err(queue_full(spec.depth));
+    }
+    Ok(())
+}
+
 /// Whether `req` fits in buffers of `buf_len` bytes; the error names what does not.
 pub fn check_request(req: &Request, depth: usize, buf_len: usize) -> io::Result<()> {
     let (slot, at, len) = match *req {
