@@ -4,4 +4,5 @@ mod output;
 mod queued;
 mod rerun;
 mod stonewall;
+mod uring_refusals;
 mod verify;

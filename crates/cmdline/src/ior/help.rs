@@ -144,11 +144,12 @@ fn engine_line(out: &mut String, e: &EngineInfo, o: &EngineOption) {
     if let Some(d) = o.default_text() {
         default = format!(" (default {d})");
     }
+    let mark = if o.ior { " [IOR]" } else { "" };
     wrapped(
         out,
         &head,
         COLUMN,
-        &format!("{}: {}{default} [IOR]", e.name, o.help),
+        &format!("{}: {}{default}{mark}", e.name, o.help),
     );
 }
 
