@@ -122,11 +122,21 @@ impl UringFile {
     }
 
     /// Hands `entries` to the kernel's submission queue; it has room, since no more than
-    /// `depth` requests are in flight and the queue holds `depth` entries.
+    /// `depth` requests are in flight and the queue holds `depth` entries. Under SQPOLL the
+    /// kernel's thread publishes what it took at the end of its batch, possibly after their
+    /// completions: until it has, wait for the room (`IORING_ENTER_SQ_WAIT`).
     fn enqueue(&mut self, entries: &[squeue::Entry]) -> io::Result<()> {
-        // SAFETY: every entry points into a buffer of this file, which outlives the request.
-        unsafe { self.ring.submission().push_multiple(entries) }
-            .map_err(|_| io::Error::other("the io_uring submission queue is full"))?;
+        loop {
+            // SAFETY: every entry points into a buffer of this file, which outlives the request.
+            let pushed = unsafe { self.ring.submission().push_multiple(entries) };
+            match pushed {
+                Ok(()) => break,
+                Err(_) if self.sqpoll => {
+                    self.ring.submitter().squeue_wait()?;
+                }
+                Err(_) => return Err(io::Error::other("the io_uring submission queue is full")),
+            }
+        }
         self.submitted += entries.len();
         Ok(())
     }
