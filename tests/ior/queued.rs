@@ -35,15 +35,15 @@ fn the_dummy_queue_times_every_transfer_from_its_submission_out_of_order() {
     let j = d.path().join("r.json");
     iogauge(&format!(
         "--no-store ior -a DUMMY --dummy.depth 8 --dummy.complete-delay 2ms --dummy.reorder \
-         -N 2 -t 1m -b 16m -w -r -o {} --json {}",
+         -N 2 -t 1m -b 64m -w -r -o {} --json {}",
         d.path().join("f").display(),
         j.display()
     ))
     .ok();
     let doc = json(&j);
     for p in phases(&doc) {
-        assert_eq!(p["ops"], 32, "every transfer counted once: {p}");
-        assert_eq!(p["latency"]["count"], 32);
+        assert_eq!(p["ops"], 128, "every transfer counted once: {p}");
+        assert_eq!(p["latency"]["count"], 128);
         // Each request waited the engine's 2 ms at least, from its submission.
         let min = p["latency"]["min"].as_u64().unwrap();
         assert!(
@@ -54,7 +54,9 @@ fn the_dummy_queue_times_every_transfer_from_its_submission_out_of_order() {
         assert_eq!(q["depth"], 8, "{p}");
         let mean = q["in_flight_mean"].as_f64().unwrap();
         assert!(
-            mean > 1.0 && mean <= 16.0,
+            // One transfer at a time would keep at most 2 in flight (one per rank); the ranks'
+            // start and end apart (a loaded machine) and each queue's drain keep it below 16.
+            mean > 2.0 && mean <= 16.0,
             "2 ranks at depth 8: mean in flight {mean}"
         );
     }
