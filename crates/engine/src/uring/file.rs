@@ -49,11 +49,7 @@ impl UringFile {
             .custom_flags(if o.odirect { libc::O_DIRECT } else { 0 });
         let file = opts.open(path)?;
         let fd = file.as_raw_fd();
-        let mut builder = IoUring::<io_uring::squeue::Entry, io_uring::cqueue::Entry>::builder();
-        if o.sqpoll {
-            builder.setup_sqpoll(1000);
-        }
-        let ring = builder.build(spec.depth.max(1) as u32)?;
+        let ring = super::probe::new_ring(spec.depth.max(1) as u32, o.sqpoll)?;
         let bufs: Vec<AlignedBuf> = (0..spec.depth)
             .map(|_| AlignedBuf::new(spec.buf_len, DIRECT_ALIGN))
             .collect();

@@ -19,6 +19,26 @@ fn disabled_setting() -> Option<u8> {
         .ok()
 }
 
+/// A ring of `depth` entries as the engine runs it. Without SQPOLL the kernel's completion
+/// work waits for the rank's thread to ask for completions (COOP_TASKRUN, SINGLE_ISSUER,
+/// DEFER_TASKRUN, as fio's io_uring engine sets them): no interruption of the thread per
+/// completion. Kernels before 6.1 refuse those flags (EINVAL) and get a plain ring; a depth
+/// the kernel refuses is refused by that second try too.
+pub(super) fn new_ring(depth: u32, sqpoll: bool) -> io::Result<IoUring> {
+    if sqpoll {
+        return IoUring::builder().setup_sqpoll(1000).build(depth);
+    }
+    let deferred = IoUring::builder()
+        .setup_coop_taskrun()
+        .setup_single_issuer()
+        .setup_defer_taskrun()
+        .build(depth);
+    match deferred {
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => IoUring::builder().build(depth),
+        ring => ring,
+    }
+}
+
 /// Ok when a ring of `o.depth` entries with `o`'s features can be set up and does the
 /// operations the engine needs; Err is the reason, for one line after `-a IOURING: `.
 pub fn probe(o: &UringOpts) -> Result<(), String> {
