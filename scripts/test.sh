@@ -17,6 +17,7 @@ command -v timeout >/dev/null 2>&1 || need_apt+=(coreutils)
 # (tests/faults/dm_error.rs) makes an `error` target with dmsetup.
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
 command -v dmsetup >/dev/null 2>&1 || need_apt+=(dmsetup)
+command -v strace >/dev/null 2>&1 || need_apt+=(strace)   # the io_uring test counts the data path's system calls
 # The Slurm test (scripts/slurm-test.sh): a single-node Slurm with munge, on its own dirs and ports.
 command -v slurmctld >/dev/null 2>&1 || need_apt+=(slurm-wlm)
 command -v munged >/dev/null 2>&1 || need_apt+=(munge)

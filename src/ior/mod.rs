@@ -114,6 +114,14 @@ impl Workload for Ior {
         let mut warnings = cmd.warnings.clone();
         warnings.extend(validate(p, tasks)?);
         engine::lookup(&p.engine.api).map_err(|e| e.to_string())?;
+        if p.fsync_per_write && ctx.engine.caps().queued {
+            return Err(format!(
+                "-Y fsyncs after every write, one at a time; -a {} keeps {} writes in flight: \
+                 use -e (one fsync once the queue has drained)",
+                p.engine.api,
+                ctx.engine.depth()
+            ));
+        }
         let pre = preflight(p, tasks as u64, Existing::Replace, &*ctx.engine)?;
         warnings.extend(pre.warnings);
         check_output_paths(cmd)?;

@@ -157,6 +157,10 @@ fn line(c: &Current, s: &IntervalSample, t: f64, now: Option<(f64, f64)>) -> Str
     if let Some(f) = fraction {
         parts.push(format!("{:.0} %", f * 100.0));
     }
+    // A queued engine's requests in flight, over rank 0's ranks.
+    if s.in_flight > 0 {
+        parts.push(format!("{} in flight", s.in_flight));
+    }
     if let Some(slow) = slowest(c, s) {
         parts.push(slow);
     }

@@ -19,6 +19,7 @@ fn sample(bytes: u64, ops: u64, rank_ops: &[u64]) -> IntervalSample {
         ops,
         bytes,
         errors: 0,
+        in_flight: 0,
         ranks_running: rank_ops.len(),
         ranks_done: 0,
         rank_ops: rank_ops.to_vec(),

@@ -5,7 +5,7 @@ use std::os::unix::fs::FileExt;
 
 use crate::common::{iogauge, shm};
 
-fn flip_byte(path: &std::path::Path, offset: u64) {
+pub(super) fn flip_byte(path: &std::path::Path, offset: u64) {
     let f = OpenOptions::new()
         .read(true)
         .write(true)

@@ -9,13 +9,13 @@ use super::signal::{has_entry, spawn, wait_for};
 use crate::common::{iogauge, json, listing, tmp};
 
 /// A tmpfs of `mib` MiB mounted on a new directory; unmounted on drop.
-struct SmallFs {
-    dir: PathBuf,
+pub(crate) struct SmallFs {
+    pub(crate) dir: PathBuf,
     _parent: tempfile::TempDir,
 }
 
 impl SmallFs {
-    fn mount(mib: u64) -> Option<SmallFs> {
+    pub(crate) fn mount(mib: u64) -> Option<SmallFs> {
         let parent = tmp();
         let dir = parent.path().join("small");
         std::fs::create_dir(&dir).unwrap();

@@ -4,7 +4,7 @@
 #[cfg(feature = "mpi")]
 mod dead_rank;
 mod deletion;
-mod full_fs;
+pub(crate) mod full_fs;
 mod integrity;
 mod interrupts;
 mod interrupts_dlio;
@@ -13,5 +13,5 @@ mod interrupts_io500;
 mod interrupts_startup_mix;
 #[cfg(feature = "mpi")]
 mod mpi_interrupt;
-mod signal;
+pub(crate) mod signal;
 mod validity;

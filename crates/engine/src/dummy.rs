@@ -1,11 +1,12 @@
 //! DUMMY engine (IOR `-a DUMMY`): touches no storage and can inject delays, so the harness's own
 //! overhead, stonewalling and rank imbalance can be measured without a file system.
 
+use crate::dummy_queue::{DummyQueue, QueueTiming};
 use crate::fault::{self, Faults};
-use crate::options::EngineOption;
+use crate::options::{EngineOption, Workload};
 use crate::{
     Caps, DirEntry, Engine, EngineConfig, EngineFile, FileKind, FileStat, OpenHints, OpenMode,
-    OptKind, Target, TargetInfo,
+    OptKind, QueueSpec, QueuedFile, Target, TargetInfo,
 };
 use std::io;
 use std::time::Duration;
@@ -19,6 +20,7 @@ const fn delay(name: &'static str, help: &'static str, metadata: bool) -> Engine
         help,
         ior_keys: &[],
         metadata,
+        ior: true,
     }
 }
 
@@ -36,12 +38,69 @@ pub const OPTIONS: &[EngineOption] = &[
         help: "delay rank 0 only (a built-in straggler)",
         ior_keys: &[],
         metadata: true,
+        ior: true,
+    },
+    EngineOption {
+        name: "depth",
+        kind: OptKind::Number { default: 0 },
+        meta: "N",
+        help: "queued mode: N requests in flight per rank, completed after --dummy.complete-delay (0: one transfer at a time)",
+        ior_keys: &[],
+        metadata: false,
+        ior: false,
+    },
+    EngineOption {
+        name: "complete-delay",
+        kind: OptKind::Duration { default_ns: 0 },
+        meta: "DURATION",
+        help: "queued mode: time from a request's submission to its completion",
+        ior_keys: &[],
+        metadata: false,
+        ior: false,
+    },
+    EngineOption {
+        name: "reorder",
+        kind: OptKind::Flag { default: false },
+        meta: "",
+        help: "queued mode: complete requests out of submission order (each waits one to two delays)",
+        ior_keys: &[],
+        metadata: false,
+        ior: false,
     },
     fault::FAIL_AT,
     fault::FAIL_ERRNO,
     fault::SHORT_AT,
     fault::FAULT_RANK,
 ];
+
+/// The queued mode's options go together: a delay or a reorder without a depth would change
+/// nothing, and the per-transfer delay of the synchronous mode has no place in a queue.
+pub fn check(cfg: &EngineConfig, _workload: &Workload) -> Result<(), String> {
+    let depth = cfg.number("dummy.depth");
+    if depth == 0 {
+        let queued = [
+            (
+                "dummy.complete-delay",
+                cfg.number("dummy.complete-delay") > 0,
+            ),
+            ("dummy.reorder", cfg.flag("dummy.reorder")),
+        ];
+        for (name, given) in queued {
+            if given {
+                return Err(format!(
+                    "--{name} applies to the queued mode: give --dummy.depth N as well"
+                ));
+            }
+        }
+    } else if cfg.number("dummy.delay-xfer") > 0 {
+        return Err(
+            "--dummy.delay-xfer delays one transfer at a time; with --dummy.depth use \
+                    --dummy.complete-delay"
+                .to_string(),
+        );
+    }
+    Ok(())
+}
 
 /// The registry's constructor.
 pub fn make(cfg: &EngineConfig, rank: usize) -> Box<dyn Engine> {
@@ -59,7 +118,16 @@ pub fn make(cfg: &EngineConfig, rank: usize) -> Box<dyn Engine> {
         cfg.number("dummy.fault-rank"),
         rank,
     );
-    Box::new(DummyEngine::new(delays, rank).with_faults(faults))
+    let timing = QueueTiming {
+        depth: cfg.number("dummy.depth") as usize,
+        complete_delay: Duration::from_nanos(cfg.number("dummy.complete-delay")),
+        reorder: cfg.flag("dummy.reorder"),
+    };
+    Box::new(
+        DummyEngine::new(delays, rank)
+            .with_faults(faults)
+            .with_queue(timing),
+    )
 }
 
 /// Injected delays in microseconds (IOR's `--dummy.delay-*` options).
@@ -91,6 +159,7 @@ pub struct DummyEngine {
     delays: DummyDelays,
     rank: usize,
     faults: Faults,
+    queue: QueueTiming,
 }
 
 impl DummyEngine {
@@ -101,6 +170,7 @@ impl DummyEngine {
         needs_file_size: false,
         page_cache: false,
         api_name: "DUMMY",
+        queued: false,
     };
 
     /// `rank` decides `only_rank0` for metadata operations; opens use `OpenHints::rank`.
@@ -109,7 +179,14 @@ impl DummyEngine {
             delays,
             rank,
             faults: Faults::default(),
+            queue: QueueTiming::default(),
         }
+    }
+
+    /// The queued mode (`--dummy.depth`); a depth of 0 keeps the synchronous one.
+    pub fn with_queue(mut self, timing: QueueTiming) -> Self {
+        self.queue = timing;
+        self
     }
 
     /// Injected errors and short transfers (`--dummy.fail-at`, `--dummy.short-at`).
@@ -133,7 +210,38 @@ impl DummyEngine {
 
 impl Engine for DummyEngine {
     fn caps(&self) -> Caps {
-        Self::CAPS
+        Caps {
+            queued: self.queue.depth > 0,
+            ..Self::CAPS
+        }
+    }
+
+    fn depth(&self) -> usize {
+        self.queue.depth.max(1)
+    }
+
+    fn open_queued(
+        &self,
+        _target: Target<'_>,
+        mode: OpenMode,
+        hints: &OpenHints,
+        spec: QueueSpec,
+    ) -> io::Result<Box<dyn QueuedFile>> {
+        if self.queue.depth == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "the DUMMY engine queues with --dummy.depth N only",
+            ));
+        }
+        self.faults.op()?;
+        if self.delays.applies_to(hints.rank) && mode != OpenMode::ReadOnly {
+            pause(self.delays.create_us);
+        }
+        Ok(Box::new(DummyQueue::new(
+            spec,
+            self.queue,
+            self.faults.clone(),
+        )))
     }
 
     fn open(

@@ -31,6 +31,7 @@ const NAMES: &[(i32, &str)] = &[
     (libc::ENOTEMPTY, "ENOTEMPTY"),
     (libc::ELOOP, "ELOOP"),
     (libc::EOPNOTSUPP, "EOPNOTSUPP"),
+    (libc::ENOSYS, "ENOSYS"),
     (libc::ETIMEDOUT, "ETIMEDOUT"),
     (libc::ESTALE, "ESTALE"),
     (libc::EDQUOT, "EDQUOT"),

@@ -17,6 +17,7 @@ const fn number(name: &'static str, help: &'static str, meta: &'static str) -> E
         help,
         ior_keys: &[],
         metadata: true,
+        ior: false,
     }
 }
 
@@ -30,7 +31,7 @@ pub const FAIL_ERRNO: EngineOption = number(
 pub const SHORT_AT: EngineOption = number("short-at", "testing aid: transfer N (1-based, reads and writes of the rank) moves half its bytes once, like a short write(2) or read(2)", "N");
 pub const FAULT_RANK: EngineOption = number(
     "fault-rank",
-    "the rank whose operations --dummy.fail-at and --dummy.short-at count (default 0)",
+    "the rank whose operations --dummy.fail-at and --dummy.short-at count",
     "RANK",
 );
 

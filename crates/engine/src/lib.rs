@@ -8,7 +8,9 @@
 //! plan's part that names an engine and its option values. `cache.rs` measures and drops the
 //! page cache around the files of engines that use it. `target.rs` is what an operation
 //! names ([`Target`]) and what an engine says about it before a run ([`TargetInfo`]; file
-//! engines answer from `facts.rs`). `conformance` is the contract every engine passes.
+//! engines answer from `facts.rs`). `queue.rs` is the queued model (many requests in flight),
+//! which `uring` (IOURING, AIO) and the dummy engine's `dummy_queue.rs` implement.
+//! `conformance` is the contract every engine passes.
 
 mod aligned;
 pub mod cache;
@@ -18,6 +20,7 @@ pub mod conformance;
 mod defaults;
 mod direct;
 mod dummy;
+mod dummy_queue;
 pub mod errno;
 mod facts;
 mod fault;
@@ -26,21 +29,26 @@ mod mmap;
 mod mountinfo;
 mod options;
 mod posix;
+pub mod queue;
 mod registry;
 mod secret;
 mod target;
+mod uring;
 
 pub use aligned::AlignedBuf;
 pub use config::EngineConfig;
 pub use direct::{direct_alignment, DirectAlign, MIN_DIRECT_ALIGN};
 pub use dummy::{DummyDelays, DummyEngine};
+pub use dummy_queue::QueueTiming;
 pub use fault::check_fault_rank;
 pub use mmap::MmapEngine;
 pub use options::{EngineOption, IoShape, OptKind, OptValue, Workload};
 pub use posix::PosixEngine;
+pub use queue::{Completion, QueueSpec, QueuedFile, Request};
 pub use registry::{
     all_options, build, check, check_target, find_ior_key, find_option, for_target, lookup,
-    metadata_engines, module_of, EngineError, EngineInfo, RefusedApi, ENGINES, REFUSED_APIS,
+    metadata_engines, module_of, EngineError, EngineInfo, RefusedApi, ALIASES, ENGINES,
+    REFUSED_APIS,
 };
 pub use secret::Secret;
 pub use target::{FileKind, Space, Target, TargetInfo};
@@ -63,6 +71,10 @@ pub struct Caps {
     pub page_cache: bool,
     /// Engine name as IOR prints it in its `API` column (`POSIX`, `MMAP`, `DUMMY`).
     pub api_name: &'static str,
+    /// Moves data with many requests in flight ([`Engine::open_queued`], `queue.rs`) rather
+    /// than one blocking call at a time ([`Engine::open`]): the workload chooses its mover by
+    /// this flag, never by the engine's name.
+    pub queued: bool,
 }
 
 /// How a file is opened.
@@ -165,6 +177,29 @@ pub trait Engine: Send {
         Ok(total)
     }
     fn read_dir(&self, target: Target<'_>) -> io::Result<Vec<DirEntry>>;
+    /// Requests this engine keeps in flight per open file, as configured (`--iouring.depth`,
+    /// `--dummy.depth`, `--aio.max-pending`); 1 for a synchronous engine.
+    fn depth(&self) -> usize {
+        1
+    }
+    /// Opens a file for queued I/O (engines with `Caps::queued`): `spec.depth` requests in
+    /// flight at most, each with a buffer of `spec.buf_len` bytes the file owns. The default
+    /// is unsupported: a synchronous engine never pretends to queue.
+    fn open_queued(
+        &self,
+        _target: Target<'_>,
+        _mode: OpenMode,
+        _hints: &OpenHints,
+        _spec: QueueSpec,
+    ) -> io::Result<Box<dyn QueuedFile>> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!(
+                "the {} engine moves one transfer at a time",
+                self.caps().api_name
+            ),
+        ))
+    }
     /// Set a file's permission bits (chmod(2), a setattr: the mix's `chmod`). The default
     /// is unsupported, so an engine that does not say otherwise never pretends to have done it.
     fn chmod(&self, _target: Target<'_>, _mode: u32) -> io::Result<()> {

@@ -54,6 +54,7 @@ impl MmapEngine {
         needs_file_size: true,
         page_cache: true,
         api_name: "MMAP",
+        queued: false,
     };
 
     pub fn new() -> Self {

@@ -45,6 +45,9 @@ pub enum OptKind {
     Number { default: u64 },
     /// Bytes, with k/m/g/t suffixes (powers of 1024, as IOR); `SIZE` in help texts.
     Size { default: u64 },
+    /// A time with a unit (`2ms`, `250us`; a bare number is seconds), stored in nanoseconds;
+    /// `DURATION` in help texts.
+    Duration { default_ns: u64 },
     /// Free text (a host name, a bucket).
     Text { default: &'static str },
     /// A file or directory; empty default: none.
@@ -61,6 +64,7 @@ impl OptKind {
             OptKind::Flag { .. } => "a flag",
             OptKind::Number { .. } => "a number",
             OptKind::Size { .. } => "a size",
+            OptKind::Duration { .. } => "a duration",
             OptKind::Text { .. } => "text",
             OptKind::Path { .. } => "a path",
             OptKind::Secret { .. } => "a secret (read from a file)",
@@ -73,7 +77,7 @@ impl OptKind {
             (self, value),
             (OptKind::Flag { .. }, OptValue::Flag(_))
                 | (
-                    OptKind::Number { .. } | OptKind::Size { .. },
+                    OptKind::Number { .. } | OptKind::Size { .. } | OptKind::Duration { .. },
                     OptValue::Number(_)
                 )
                 | (
@@ -89,9 +93,11 @@ impl OptKind {
     pub fn default_value(&self) -> Option<OptValue> {
         match *self {
             OptKind::Flag { default } => Some(OptValue::Flag(default)),
-            OptKind::Number { default } | OptKind::Size { default } => {
-                Some(OptValue::Number(default))
-            }
+            OptKind::Number { default }
+            | OptKind::Size { default }
+            | OptKind::Duration {
+                default_ns: default,
+            } => Some(OptValue::Number(default)),
             OptKind::Text { default } | OptKind::Path { default } => {
                 Some(OptValue::Text(default.to_string()))
             }
@@ -116,6 +122,9 @@ pub struct EngineOption {
     pub ior_keys: &'static [&'static str],
     /// Metadata workloads (mdtest) accept it; bandwidth workloads (IOR) accept every option.
     pub metadata: bool,
+    /// IOR has it, under this name (`--posix.odirect`); false for iogauge's own options
+    /// (`--iouring.*`, the dummy engine's queue and faults). Help texts mark IOR's.
+    pub ior: bool,
 }
 
 impl EngineOption {
@@ -128,6 +137,7 @@ impl EngineOption {
     pub fn placeholder(&self) -> &'static str {
         match self.kind {
             OptKind::Size { .. } => "SIZE",
+            OptKind::Duration { .. } => "DURATION",
             OptKind::Secret { .. } => "FILE",
             _ => self.meta,
         }
@@ -139,6 +149,7 @@ impl EngineOption {
             OptKind::Flag { .. } | OptKind::Secret { .. } => None,
             OptKind::Number { default } => Some(default.to_string()),
             OptKind::Size { default } => Some(text::human_size(default)),
+            OptKind::Duration { default_ns } => Some(format!("{}us", default_ns / 1000)),
             OptKind::Text { default } | OptKind::Path { default } => {
                 (!default.is_empty()).then(|| default.to_string())
             }
@@ -161,6 +172,10 @@ impl EngineOption {
                 .map_err(|e| format!("{shown}: {e}")),
             OptKind::Number { .. } | OptKind::Size { .. } => text::parse_size(given)
                 .map(OptValue::Number)
+                .map_err(|e| format!("{shown}: {e}")),
+            // Nanoseconds, rounded: what the engine sleeps or waits.
+            OptKind::Duration { .. } => text::parse_duration(given)
+                .map(|s| OptValue::Number((s * 1e9).round() as u64))
                 .map_err(|e| format!("{shown}: {e}")),
             OptKind::Text { .. } | OptKind::Path { .. } if given.is_empty() => {
                 Err(format!("{shown} needs a value"))

@@ -14,6 +14,7 @@ const fn opt(name: &'static str, kind: OptKind, meta: &'static str) -> EngineOpt
         help: "a test option",
         ior_keys: &[],
         metadata: true,
+        ior: true,
     }
 }
 

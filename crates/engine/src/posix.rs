@@ -35,6 +35,7 @@ pub const OPTIONS: &[EngineOption] = &[EngineOption {
     help: "open files with O_DIRECT (needs -t and -b multiples of the file system's alignment: 512 or 4096)",
     ior_keys: &["useO_DIRECT"],
     metadata: false,
+    ior: true,
 }];
 
 /// O_DIRECT refuses unaligned transfers with a bare EINVAL in the middle of a run; say so
@@ -48,7 +49,12 @@ pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
     if !cfg.flag(ODIRECT) {
         return Ok(());
     }
-    aligned_to(shape, crate::MIN_DIRECT_ALIGN, "any device's smallest")
+    aligned_to(
+        shape,
+        crate::MIN_DIRECT_ALIGN,
+        "any device's smallest",
+        "--posix.odirect",
+    )
 }
 
 /// With O_DIRECT, `shape`'s transfers against the alignment the file system needs for `file`
@@ -62,22 +68,38 @@ pub fn check_target(
     if !cfg.flag(ODIRECT) {
         return Ok(());
     }
+    direct_target(shape, file, dir, "--posix.odirect")
+}
+
+/// `shape`'s transfers against the O_DIRECT alignment of the file system of `file` in `dir`;
+/// `option` is the option that asked for O_DIRECT, named in the message.
+pub(crate) fn direct_target(
+    shape: &IoShape,
+    file: &Path,
+    dir: &Path,
+    option: &str,
+) -> Result<(), String> {
     match crate::direct_alignment(file, dir) {
         crate::DirectAlign::Unsupported => Err(format!(
-            "--posix.odirect: the file system of {} does not do O_DIRECT on {}",
+            "{option}: the file system of {} does not do O_DIRECT on {}",
             dir.display(),
             file.display()
         )),
-        crate::DirectAlign::Bytes { bytes, from } => aligned_to(shape, bytes, &from),
+        crate::DirectAlign::Bytes { bytes, from } => aligned_to(shape, bytes, &from, option),
     }
 }
 
-fn aligned_to(shape: &IoShape, align: u64, from: &str) -> Result<(), String> {
+pub(crate) fn aligned_to(
+    shape: &IoShape,
+    align: u64,
+    from: &str,
+    option: &str,
+) -> Result<(), String> {
     let (t, b) = (shape.transfer_size, shape.block_size);
     if t % align != 0 || b % align != 0 {
         let (opt, v) = if t % align != 0 { ("-t", t) } else { ("-b", b) };
         return Err(format!(
-            "--posix.odirect needs -t and -b multiples of {align} ({from}: O_DIRECT needs \
+            "{option} needs -t and -b multiples of {align} ({from}: O_DIRECT needs \
              aligned offsets and lengths): {opt} {v} is not"
         ));
     }
@@ -113,6 +135,7 @@ impl PosixEngine {
             needs_file_size: false,
             page_cache: !odirect,
             api_name: "POSIX",
+            queued: false,
         }
     }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::config::EngineConfig;
 use crate::options::{EngineOption, IoShape, Workload};
-use crate::{dummy, mmap, posix, Caps, Engine};
+use crate::{dummy, mmap, posix, uring, Caps, Engine};
 
 /// An engine's checks of its options against the workload; Err is one line for the user.
 pub type Check = fn(&EngineConfig, &Workload) -> Result<(), String>;
@@ -29,6 +29,8 @@ pub struct EngineInfo {
     /// Capabilities with default options (e.g. POSIX without O_DIRECT).
     pub caps: Caps,
     pub options: &'static [EngineOption],
+    /// Modules whose options it takes as well (IOR's AIO takes POSIX's `--posix.odirect`).
+    pub shares: &'static [&'static str],
     /// Checks of the options against the workload, run before any I/O; `None`: nothing to check.
     check: Option<Check>,
     /// Checks against the target's file system, run before any I/O; `None`: nothing to ask.
@@ -82,6 +84,7 @@ pub static ENGINES: &[EngineInfo] = &[
         help: "pread/pwrite and POSIX metadata calls; with ior, --posix.odirect adds O_DIRECT",
         caps: posix::PosixEngine::CAPS,
         options: posix::OPTIONS,
+        shares: &[],
         check: Some(posix::check),
         check_target: Some(posix::check_target),
         make: posix::make,
@@ -92,6 +95,7 @@ pub static ENGINES: &[EngineInfo] = &[
         help: "maps the whole file and copies transfers with memcpy; sync is msync",
         caps: mmap::MmapEngine::CAPS,
         options: &[],
+        shares: &[],
         check: Some(mmap::check),
         check_target: None,
         make: mmap::make,
@@ -102,10 +106,41 @@ pub static ENGINES: &[EngineInfo] = &[
         help: "no I/O, optional --dummy.delay-* sleeps and --dummy.fail-at/short-at faults; measures the harness itself",
         caps: dummy::DummyEngine::CAPS,
         options: dummy::OPTIONS,
-        check: None,
+        shares: &[],
+        check: Some(dummy::check),
         check_target: None,
         make: dummy::make,
     },
+    EngineInfo {
+        name: "IOURING",
+        module: "iouring",
+        help: "Linux io_uring: --iouring.depth requests in flight per rank (ior only; fio's io_uring engine)",
+        caps: uring::caps("IOURING", false),
+        options: uring::IOURING_OPTIONS,
+        shares: &[],
+        check: Some(uring::check_iouring),
+        check_target: Some(uring::check_target),
+        make: uring::make_iouring,
+    },
+    EngineInfo {
+        name: "AIO",
+        module: "aio",
+        help: "IOR's asynchronous API: --aio.max-pending requests in flight per rank, run on io_uring (ior only)",
+        caps: uring::caps("AIO", false),
+        options: uring::AIO_OPTIONS,
+        shares: &["posix"],
+        check: Some(uring::check_aio),
+        check_target: Some(uring::check_target),
+        make: uring::make_aio,
+    },
+];
+
+/// Other spellings of options, as fio names them (`--iouring.fixedbufs`): full name, then
+/// the option's own.
+pub static ALIASES: &[(&str, &str)] = &[
+    ("iouring.fixedbufs", "iouring.fixed-bufs"),
+    ("iouring.registerfiles", "iouring.register-files"),
+    ("iouring.sqthread_poll", "iouring.sqpoll"),
 ];
 
 /// An IOR API iogauge does not provide.
@@ -155,7 +190,6 @@ pub static REFUSED_APIS: &[RefusedApi] = &[
     no("S3_plus", &[], S3),
     no("S3_EMC", &[], S3),
     no("S3-curl", &["s3-curl"], S3),
-    no("AIO", &["aio"], "Linux libaio is not implemented"),
 ];
 
 /// Why an `-a` name cannot be used.
@@ -249,6 +283,10 @@ pub fn all_options() -> impl Iterator<Item = (&'static EngineInfo, &'static Engi
 
 /// The option with full name `name` (`posix.odirect`, matched exactly, as IOR's long names).
 pub fn find_option(name: &str) -> Option<(&'static EngineInfo, &'static EngineOption)> {
+    let name = ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == name)
+        .map_or(name, |(_, own)| own);
     all_options().find(|(e, o)| {
         let rest = name
             .strip_prefix(e.module)
@@ -303,7 +341,7 @@ pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineI
             if cfg.options.get(&name).is_none_or(|v| opt.is_default(v)) {
                 continue;
             }
-            if !std::ptr::eq(e, info) {
+            if !std::ptr::eq(e, info) && !info.shares.contains(&e.module) {
                 return Err(not_owner(e, opt, info));
             }
             if *workload == Workload::Metadata && !opt.metadata {

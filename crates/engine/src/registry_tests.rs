@@ -8,7 +8,7 @@ use std::collections::HashSet;
 #[test]
 fn table_order_and_default() {
     let names: Vec<_> = ENGINES.iter().map(|e| e.name).collect();
-    assert_eq!(names, ["POSIX", "MMAP", "DUMMY"]);
+    assert_eq!(names, ["POSIX", "MMAP", "DUMMY", "IOURING", "AIO"]);
     assert_eq!(EngineConfig::default().api, "POSIX");
     for e in ENGINES {
         assert_eq!(e.caps.api_name, e.name);
@@ -17,7 +17,7 @@ fn table_order_and_default() {
             .iter()
             .any(|r| r.name.eq_ignore_ascii_case(e.name)));
     }
-    assert_eq!(REFUSED_APIS.len(), 19);
+    assert_eq!(REFUSED_APIS.len(), 18);
 }
 
 #[test]
@@ -56,7 +56,7 @@ fn unknown_api_suggestion() {
     );
     assert_eq!(
         err.to_string(),
-        "-a POSXI: unknown API; known: POSIX, MMAP, DUMMY; did you mean POSIX?"
+        "-a POSXI: unknown API; known: POSIX, MMAP, DUMMY, IOURING, AIO; did you mean POSIX?"
     );
     assert_eq!(
         lookup("dumy").unwrap_err(),
@@ -81,7 +81,7 @@ fn unknown_api_suggestion() {
     );
     assert_eq!(
         far.to_string(),
-        "-a FOO: unknown API; known: POSIX, MMAP, DUMMY"
+        "-a FOO: unknown API; known: POSIX, MMAP, DUMMY, IOURING, AIO"
     );
     assert!(matches!(lookup(""), Err(EngineError::Unknown { .. })));
 }
@@ -120,7 +120,7 @@ fn module_prefixes_come_from_both_tables() {
     let ior: HashSet<&str> = [
         "posix", "mmap", "mpiio", "hdf5", "ncmpi", "dfs", "hdfs", "rados", "cephfs", "ime",
         "libnfs", "chfs", "finchfs", "aio", "s3-libs3", "s3-4c", "s3-curl", "s3", "gfarm", "pmdk",
-        "dummy",
+        "dummy", "iouring",
     ]
     .into();
     assert_eq!(all, ior);
@@ -138,12 +138,28 @@ fn declared_options() {
             "dummy.delay-sync",
             "dummy.delay-xfer",
             "dummy.delay-only-rank0",
+            "dummy.depth",
+            "dummy.complete-delay",
+            "dummy.reorder",
             "dummy.fail-at",
             "dummy.fail-errno",
             "dummy.short-at",
             "dummy.fault-rank",
+            "iouring.depth",
+            "iouring.odirect",
+            "iouring.sqpoll",
+            "iouring.fixed-bufs",
+            "iouring.register-files",
+            "iouring.batch",
+            "aio.max-pending",
+            "aio.granularity",
         ]
     );
+    // fio's spellings reach the same options.
+    for (alias, own) in crate::ALIASES {
+        let (e, o) = find_option(alias).expect(alias);
+        assert_eq!(e.full_name(o), *own);
+    }
     let mdtest: Vec<_> = all_options()
         .filter(|(_, o)| o.metadata)
         .map(|(_, o)| o.name)
@@ -165,7 +181,13 @@ fn declared_options() {
         assert_eq!(module_of(&e.full_name(o)), Some(e.module));
     }
     let patterns: Vec<_> = ENGINES.iter().map(EngineInfo::options_pattern).collect();
-    let want = [Some("--posix.odirect"), None, Some("--dummy.*")];
+    let want = [
+        Some("--posix.odirect"),
+        None,
+        Some("--dummy.*"),
+        Some("--iouring.*"),
+        Some("--aio.*"),
+    ];
     assert_eq!(patterns, want.map(|p| p.map(String::from)));
     let (e, o) = find_option("posix.odirect").unwrap();
     assert_eq!((e.name, o.name), ("POSIX", "odirect"));

@@ -33,7 +33,15 @@ fn capabilities_select_the_contracts() {
     for info in engine::ENGINES {
         let names = ran(info.name);
         let has = |c: &str| names.iter().any(|n| n.starts_with(c));
-        assert_eq!(has("positional writes"), info.caps.does_io, "{}", info.name);
+        let (io, queued) = (info.caps.does_io, info.caps.queued);
+        assert_eq!(has("positional writes"), io && !queued, "{}", info.name);
+        assert_eq!(has("queued: the depth"), queued, "{}", info.name);
+        assert_eq!(
+            has("queued: writes and reads"),
+            queued && io,
+            "{}",
+            info.name
+        );
         assert_eq!(has("no I/O"), !info.caps.does_io, "{}", info.name);
         assert_eq!(
             has("metadata operations"),
@@ -44,6 +52,28 @@ fn capabilities_select_the_contracts() {
         assert_eq!(has("no metadata"), !info.caps.metadata, "{}", info.name);
         assert!(has("target_info") && has("alloc_buffer"), "{}", info.name);
     }
+}
+
+/// The dummy engine's queued mode passes the queued contracts while completing out of order
+/// (and `--dummy.reorder` does reorder: `dummy_queue.rs` tests that).
+#[test]
+fn the_dummy_queue_passes_the_queued_contracts_reordered() {
+    let info = engine::lookup("DUMMY").expect("registered");
+    let mut cfg = engine::EngineConfig::new("DUMMY");
+    cfg.set("dummy.depth", engine::OptValue::Number(8));
+    cfg.set("dummy.complete-delay", engine::OptValue::Number(200_000));
+    cfg.set("dummy.reorder", engine::OptValue::Flag(true));
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let report = engine::conformance::run_with(info, &cfg, dir.path());
+    assert!(
+        report
+            .ran
+            .iter()
+            .any(|n| n.starts_with("queued: the depth")),
+        "{:?}",
+        report.ran
+    );
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
 }
 
 /// An engine that claims no metadata operations but has POSIX's: the suite must say so.

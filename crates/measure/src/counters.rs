@@ -37,6 +37,8 @@ pub(crate) struct PhaseCounters {
     pub(crate) ops: AtomicU64,
     pub(crate) bytes: AtomicU64,
     pub(crate) errors: AtomicU64,
+    /// Requests in flight now (a queued engine's; 0 for one transfer at a time).
+    pub(crate) in_flight: AtomicU64,
     state: AtomicU8,
     /// One histogram per operation kind the phase declared.
     pub(crate) latency: Box<[AtomicHistogram]>,
@@ -48,6 +50,7 @@ impl PhaseCounters {
             ops: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
             errors: AtomicU64::new(0),
+            in_flight: AtomicU64::new(0),
             state: AtomicU8::new(RankState::Idle as u8),
             latency: (0..kinds).map(|_| AtomicHistogram::new()).collect(),
         }
@@ -65,6 +68,7 @@ impl PhaseCounters {
             ops: self.ops.load(Relaxed),
             bytes: self.bytes.load(Relaxed),
             errors: self.errors.load(Relaxed),
+            in_flight: self.in_flight.load(Relaxed),
             latency: if with_latency {
                 self.latency.iter().map(AtomicHistogram::snapshot).collect()
             } else {
@@ -86,6 +90,8 @@ pub struct RankLive {
     pub ops: u64,
     pub bytes: u64,
     pub errors: u64,
+    /// Requests in flight (queued engines).
+    pub in_flight: u64,
     /// Per kind, when the snapshot was taken with latencies; empty otherwise.
     pub latency: Vec<LatencyHistogram>,
 }

@@ -26,6 +26,8 @@ pub struct LiveSnapshot {
     pub ops: u64,
     pub bytes: u64,
     pub errors: u64,
+    /// Requests in flight over the ranks (queued engines).
+    pub in_flight: u64,
     /// Ranks in [`RankState::Running`] and in [`RankState::Done`].
     pub running: usize,
     pub done: usize,
@@ -99,6 +101,7 @@ impl LiveBoard {
                     ops: 0,
                     bytes: 0,
                     errors: 0,
+                    in_flight: 0,
                     latency: Vec::new(),
                 },
             };
@@ -106,6 +109,7 @@ impl LiveBoard {
             snap.ops = snap.ops.wrapping_add(rank.ops);
             snap.bytes = snap.bytes.wrapping_add(rank.bytes);
             snap.errors = snap.errors.wrapping_add(rank.errors);
+            snap.in_flight = snap.in_flight.wrapping_add(rank.in_flight);
             match rank.state {
                 RankState::Running => snap.running += 1,
                 RankState::Done => snap.done += 1,

@@ -136,6 +136,15 @@ impl Recorder {
         now
     }
 
+    /// Counts one operation that was submitted at `start_ns` and completed at `end_ns` (a
+    /// queued request: its latency runs from its submission to its completion, fio's `clat`;
+    /// the series buckets it by its completion). No clock read: the caller reads the clock
+    /// once per batch of completions.
+    #[inline]
+    pub fn record_span(&mut self, kind: usize, start_ns: u64, end_ns: u64, bytes: u64) {
+        self.note(kind, end_ns.saturating_sub(start_ns), end_ns, bytes);
+    }
+
     #[inline(always)]
     fn note(&mut self, kind: usize, latency_ns: u64, now: u64, bytes: u64) {
         let live = &*self.live.0;
@@ -146,6 +155,12 @@ impl Recorder {
         self.bytes = self.bytes.wrapping_add(bytes);
         live.ops.store(self.ops, Relaxed);
         live.bytes.store(self.bytes, Relaxed);
+    }
+
+    /// Publishes the requests this rank has in flight (queued engines), for live readers.
+    #[inline]
+    pub fn set_in_flight(&mut self, n: u64) {
+        self.live.0.in_flight.store(n, Relaxed);
     }
 
     /// Counts one failed operation (not an op, no latency).

@@ -102,6 +102,8 @@ pub struct PhaseOutcome {
     pub expected_size: u64,
     pub stat_size: u64,
     pub warnings: Vec<String>,
+    /// On a queued engine: the depth and the mean requests in flight.
+    pub queue: Option<crate::QueueFigures>,
 }
 
 pub const MIB: f64 = 1048576.0;
@@ -204,6 +206,7 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
     };
     p.bandwidth_mib_s = o.bandwidth_mib();
     p.iops = o.iops();
+    p.queue = o.queue;
     p.latency = o.latency.summary();
     p.series = o.series.summary();
     p.per_rank = o

@@ -34,7 +34,7 @@ pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};
 pub use measure::{HistogramSummary, SeriesSummary};
 pub use model::{
     mib_per_s, per_s, ErrorLocation, MinMaxMean, OperationSummary, PhaseResult, PhaseTimes,
-    RankTimes, Ranks, RunResult, Stonewall, Tool, Verification, SCHEMA_VERSION,
+    QueueFigures, RankTimes, Ranks, RunResult, Stonewall, Tool, Verification, SCHEMA_VERSION,
 };
 pub use operation::{Headline, Operation};
 pub use params::{

@@ -137,6 +137,21 @@ pub struct PhaseResult {
     /// only the part that ran.
     #[serde(default, skip_serializing_if = "is_false")]
     pub interrupted: bool,
+    /// A queued engine's: the depth each rank kept and the requests in flight on average;
+    /// absent for one transfer at a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueFigures>,
+}
+
+/// Many requests in flight: what a phase on a queued engine kept in flight. The latencies of
+/// such a phase run from each request's submission to its completion (fio's `clat`).
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, JsonSchema)]
+pub struct QueueFigures {
+    /// Requests each rank may have in flight (`--iouring.depth`, `--aio.max-pending`, ...).
+    pub depth: u64,
+    /// The time integral of the requests in flight over all ranks, divided by the phase's
+    /// transfer window (`times.xfer_s`): how many were in flight on average.
+    pub in_flight_mean: f64,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -313,6 +328,7 @@ impl PhaseResult {
             spread: None,
             alerts: Vec::new(),
             interrupted: false,
+            queue: None,
         }
     }
 }

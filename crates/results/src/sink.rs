@@ -87,6 +87,8 @@ pub struct IntervalSample {
     pub ops: u64,
     pub bytes: u64,
     pub errors: u64,
+    /// Requests in flight now, over this process's ranks (queued engines; 0 otherwise).
+    pub in_flight: u64,
     pub ranks_running: usize,
     pub ranks_done: usize,
     /// Operations per rank (this process's ranks, by local index): the slowest shows here.

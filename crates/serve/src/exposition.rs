@@ -14,7 +14,7 @@ use crate::figures::{PhaseKey, View};
 pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
 
 /// Every series name the endpoint serves (histograms by their base name).
-pub const FAMILIES: [&str; 9] = [
+pub const FAMILIES: [&str; 10] = [
     "iogauge_bytes_total",
     "iogauge_operations_total",
     "iogauge_errors_total",
@@ -22,6 +22,7 @@ pub const FAMILIES: [&str; 9] = [
     "iogauge_phase_start_time_seconds",
     "iogauge_current_phase",
     "iogauge_ranks",
+    "iogauge_in_flight",
     "iogauge_run_finished",
     "iogauge_run_info",
 ];
@@ -174,6 +175,12 @@ impl Collector for Snapshot {
             "iogauge_ranks",
             "Ranks per node in each state of their current phase (idle, running, done).",
             &ranks,
+        )?;
+        gauge(
+            &mut enc,
+            "iogauge_in_flight",
+            "Requests in flight now over the running ranks (a queued engine's depth at work; 0 for one transfer at a time).",
+            &[(Labels::new(), v.in_flight)],
         )?;
         gauge(
             &mut enc,

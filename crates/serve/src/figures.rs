@@ -25,6 +25,9 @@ pub struct Reading {
     pub ops: u64,
     pub bytes: u64,
     pub errors: u64,
+    /// Requests in flight (queued engines); absent in a push from an older iogauge.
+    #[serde(default)]
+    pub in_flight: u64,
     /// All the phase's operation kinds together.
     pub latency: Buckets,
 }
@@ -46,6 +49,7 @@ impl Reading {
             ops: r.ops,
             bytes: r.bytes,
             errors: r.errors,
+            in_flight: r.in_flight,
             latency,
         }
     }
@@ -132,6 +136,8 @@ pub struct View {
     pub starts: BTreeMap<PhaseKey, f64>,
     /// Ranks per node, as `[idle, running, done]`.
     pub ranks: BTreeMap<usize, [u64; 3]>,
+    /// Requests in flight now over the running ranks (queued engines; 0 otherwise).
+    pub in_flight: u64,
     /// The run has ended.
     pub finished: bool,
 }
@@ -244,9 +250,13 @@ impl Figures {
         for r in local {
             seen.insert(r.rank, r);
         }
+        let mut in_flight = 0u64;
         for r in seen.values() {
             let node = self.node_of.get(r.rank as usize).copied().unwrap_or(0);
             ranks.entry(node).or_default()[usize::from(r.state.min(2))] += 1;
+            if r.state == 1 {
+                in_flight = in_flight.saturating_add(r.in_flight);
+            }
         }
         View {
             info: self.info.clone(),
@@ -254,6 +264,7 @@ impl Figures {
             current: self.current.clone(),
             starts: self.starts.clone(),
             ranks,
+            in_flight,
             finished: self.finished,
         }
     }
@@ -292,6 +303,7 @@ mod tests {
             ops,
             bytes: ops * 10,
             errors: 0,
+            in_flight: 0,
             latency: Buckets::default(),
         }
     }

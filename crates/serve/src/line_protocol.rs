@@ -97,6 +97,11 @@ pub fn render(v: &View, time_ns: u128) -> String {
     }
     let _ = writeln!(
         out,
+        "iogauge_in_flight,{run} value={}i {time_ns}",
+        v.in_flight
+    );
+    let _ = writeln!(
+        out,
         "iogauge_run,{run},version={} finished={} {time_ns}",
         tag(&v.info.version),
         v.finished

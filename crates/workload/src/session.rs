@@ -151,6 +151,7 @@ impl Session {
             ops: snap.ops,
             bytes: snap.bytes,
             errors: snap.errors,
+            in_flight: snap.in_flight,
             ranks_running: snap.running,
             ranks_done: snap.done,
             rank_ops: snap.ranks.iter().map(|r| r.ops).collect(),

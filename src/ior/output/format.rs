@@ -228,6 +228,7 @@ pub(crate) mod fixtures {
             expected_size: bytes,
             stat_size: bytes,
             warnings: Vec::new(),
+            queue: None,
         }
     }
 

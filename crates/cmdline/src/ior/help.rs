@@ -144,11 +144,12 @@ fn engine_line(out: &mut String, e: &EngineInfo, o: &EngineOption) {
     if let Some(d) = o.default_text() {
         default = format!(" (default {d})");
     }
+    let mark = if o.ior { " [IOR]" } else { "" };
     wrapped(
         out,
         &head,
         COLUMN,
-        &format!("{}: {}{default} [IOR]", e.name, o.help),
+        &format!("{}: {}{default}{mark}", e.name, o.help),
     );
 }
 
@@ -258,7 +259,7 @@ mod tests {
             }
         }
         let flat = h.split_whitespace().collect::<Vec<_>>().join(" ");
-        assert!(flat.contains("I/O back end: POSIX, MMAP or DUMMY (case-insensitive)"));
+        assert!(flat.contains("I/O back end: POSIX, MMAP, DUMMY, IOURING or AIO (case-insensitive)"));
         assert!(flat.contains("useO_DIRECT is an alias of --posix.odirect;"));
         for r in REFUSED {
             assert!(h.contains(&options::display_refused(r)));

@@ -9,6 +9,7 @@ mod check;
 mod info;
 mod io;
 mod meta;
+mod queue;
 
 use std::path::Path;
 
@@ -37,12 +38,14 @@ const fn contract(
 
 #[rustfmt::skip]
 const CONTRACTS: &[Contract] = &[
-    contract("positional writes and reads round-trip", |c| c.does_io, io::round_trip),
-    contract("reads at the end of a file are short, then 0", |c| c.does_io, io::end_of_file),
-    contract("open modes: truncate, keep, read-only", |c| c.does_io, io::open_modes),
-    contract("sync", |c| c.does_io, io::sync),
-    contract("file_size and remove", |c| c.does_io, io::size_and_remove),
-    contract("errors carry errno names", |c| c.does_io, io::errno_names),
+    contract("positional writes and reads round-trip", |c| c.does_io && !c.queued, io::round_trip),
+    contract("reads at the end of a file are short, then 0", |c| c.does_io && !c.queued, io::end_of_file),
+    contract("open modes: truncate, keep, read-only", |c| c.does_io && !c.queued, io::open_modes),
+    contract("sync", |c| c.does_io && !c.queued, io::sync),
+    contract("file_size and remove", |c| c.does_io && !c.queued, io::size_and_remove),
+    contract("errors carry errno names", |c| c.does_io && !c.queued, io::errno_names),
+    contract("queued: the depth bounds the requests, each token returns once", |c| c.queued, queue::bound_and_tokens),
+    contract("queued: writes and reads round-trip in any completion order", |c| c.queued && c.does_io, queue::round_trip),
     contract("metadata operations", |c| c.metadata && c.does_io, meta::operations),
     contract("no metadata operations: Unsupported", |c| !c.metadata, meta::unsupported),
     contract("no I/O: every call succeeds, nothing is made", |c| !c.does_io, meta::no_trace),
@@ -62,8 +65,12 @@ pub struct Findings {
 /// Runs the contracts `info`'s engine (default options, rank 0) selects by its
 /// capabilities, each in a new directory under `dir`.
 pub fn run(info: &EngineInfo, dir: &Path) -> Findings {
-    let cfg = EngineConfig::new(info.name);
-    run_engine(&|| info.make(&cfg, 0), dir)
+    run_with(info, &EngineConfig::new(info.name), dir)
+}
+
+/// As [`run`], with the options of `cfg` (the dummy engine's queued mode, for one).
+pub fn run_with(info: &EngineInfo, cfg: &EngineConfig, dir: &Path) -> Findings {
+    run_engine(&|| info.make(cfg, 0), dir)
 }
 
 /// As [`run`], for engines that `make` builds (a fresh one per contract).

@@ -4,7 +4,8 @@
 //! the file system before any I/O. `pattern`, `reorder` and `data` are pure functions (where
 //! bytes go, whose data is read back, what the bytes are). `run` runs a plan on the ranks (the
 //! repetition loop), `phase` one phase on one rank plus the reduction to rank 0's `outcome`,
-//! and `report` turns rank 0's results into the session's events.
+//! and `events` turns rank 0's results into the session's events. A phase moves its transfers
+//! one at a time (`mover`) or many in flight on a queued engine (`queued`); `movers` chooses.
 
 mod cleanup;
 mod ctx;
@@ -12,11 +13,13 @@ pub mod data;
 mod error;
 mod events;
 mod mover;
+mod movers;
 pub mod naming;
 pub mod outcome;
 pub mod pattern;
 mod phase;
 pub mod preflight;
+mod queued;
 pub mod reorder;
 mod run;
 pub mod validate;

@@ -7,7 +7,7 @@ use engine::Target;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use engine::{AlignedBuf, OpenHints, OpenMode};
+use engine::{AlignedBuf, OpenHints, OpenMode, QueueSpec};
 use exec::interrupt::Stop;
 use exec::ReduceOp;
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram};
@@ -20,10 +20,12 @@ use crate::ior::cleanup;
 use crate::ior::ctx::Ctx;
 use crate::ior::data::{Checker, DataPattern};
 use crate::ior::error::IorError;
-use crate::ior::mover::{drive, Mover};
+use crate::ior::mover::Mover;
+use crate::ior::movers::{Movers, QueueUse};
 use crate::ior::naming;
 use crate::ior::outcome::{Access, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 use crate::ior::pattern::AccessPattern;
+use crate::ior::queued::QueuedMover;
 use crate::ior::IorParams;
 use crate::reduce::{self, RankFigures, Verify};
 
@@ -59,6 +61,8 @@ pub(crate) struct RankPhase {
     pub page_cache: Option<PageCache>,
     /// A signal stopped this rank's transfers before their end.
     pub interrupted: bool,
+    /// A queued engine's depth and requests in flight.
+    pub queue: Option<QueueUse>,
 }
 
 /// What a phase of `p` on `tasks` ranks moves if it runs to the end (`pair_limit` transfers
@@ -151,29 +155,52 @@ pub(crate) fn run_phase(
         file_size: p.file_size(tasks),
         rank: rank as usize,
     };
+    let write = plan.mode == Mode::Write;
     let open_start = now_ns();
-    let file = ctx
-        .engine
-        .open(Target::from(&path), mode, &hints)
-        .map_err(|e| IorError::io("open", &path, None, e))?;
+    // The engine's model chooses the mover: one transfer at a time, or many in flight.
+    let mut mover = if ctx.engine.caps().queued {
+        let spec = QueueSpec {
+            depth: ctx.engine.depth().max(1),
+            buf_len: p.transfer_size as usize,
+        };
+        let file = ctx
+            .engine
+            .open_queued(Target::from(&path), mode, &hints, spec)
+            .map_err(|e| IorError::io("open", &path, None, e))?;
+        let mut q = QueuedMover::new(file, spec.depth, spec.buf_len, data);
+        q.checker = checker;
+        q.write = write;
+        q.quit_on_error = p.quit_on_error;
+        q.path = &path;
+        q.rank = rank;
+        Movers::Queued(q)
+    } else {
+        let file = ctx
+            .engine
+            .open(Target::from(&path), mode, &hints)
+            .map_err(|e| IorError::io("open", &path, None, e))?;
+        Movers::Sync(Mover {
+            file,
+            buf: &mut buf[..],
+            data,
+            checker,
+            write,
+            fsync_per_write: p.fsync_per_write,
+            quit_on_error: p.quit_on_error,
+            path: &path,
+            verify: VerifyOutcome::default(),
+            rank,
+        })
+    };
     let open_stop = now_ns();
     if p.intra_test_barriers {
         comm.barrier()?;
     }
+    if let Movers::Queued(q) = &mut mover {
+        q.prepare();
+    }
 
     let total = pattern.transfers();
-    let mut mover = Mover {
-        file,
-        buf: &mut buf[..],
-        data,
-        checker,
-        write: plan.mode == Mode::Write,
-        fsync_per_write: p.fsync_per_write,
-        quit_on_error: p.quit_on_error,
-        path: &path,
-        verify: VerifyOutcome::default(),
-        rank,
-    };
     let end = if plan.pair_limit > 0 {
         total.min(plan.pair_limit)
     } else {
@@ -188,15 +215,7 @@ pub(crate) fn run_phase(
     };
     let xfer_start = now_ns();
     rec.start(xfer_start);
-    let (mut done, mut stop) = drive(
-        &mut mover,
-        &pattern,
-        &mut rec,
-        0,
-        end,
-        xfer_start,
-        deadline_ns,
-    )?;
+    let (mut done, mut stop) = mover.drive(&pattern, &mut rec, 0, end, xfer_start, deadline_ns)?;
 
     // A signal cut this rank's write of its own file: the file goes now, before the
     // collectives below (cleanup::remove_own_file says why); the run stops after this phase
@@ -229,25 +248,20 @@ pub(crate) fn run_phase(
         // signal stopped this rank.
         if stop != Some(Stop::Interrupted) {
             rec.restart(now_ns());
-            (done, stop) = drive(
-                &mut mover, &pattern, &mut rec, done, pairs_max, xfer_start, 0,
-            )?;
+            (done, stop) = mover.drive(&pattern, &mut rec, done, pairs_max, xfer_start, 0)?;
         }
     }
     if plan.mode == Mode::Write && p.fsync {
-        mover
-            .file
-            .sync()
-            .map_err(|e| IorError::io("fsync", &path, None, e))?;
+        mover.sync(&path)?;
     }
     let xfer_stop = now_ns();
     if p.intra_test_barriers {
         comm.barrier()?;
     }
-    let verify = std::mem::take(&mut mover.verify);
+    let queue = mover.queue();
+    let verify = mover.take_verify();
     let close_start = now_ns();
     mover
-        .file
         .close()
         .map_err(|e| IorError::io("close", &path, None, e))?;
     let close_stop = now_ns();
@@ -281,6 +295,7 @@ pub(crate) fn run_phase(
         stat_size,
         page_cache,
         interrupted: stop == Some(Stop::Interrupted),
+        queue,
     })
 }
 
@@ -329,7 +344,14 @@ pub(crate) fn reduce(
             t.close_start,
             t.close_stop,
         ],
-        counts: vec![t.bytes, t.ops, mine.stat_size],
+        // A queued rank's depth and its requests in flight over time (0 and 0 otherwise).
+        counts: vec![
+            t.bytes,
+            t.ops,
+            mine.stat_size,
+            mine.queue.map_or(0, |q| q.depth),
+            mine.queue.map_or(0, |q| q.area),
+        ],
         verify: Verify::of(mine.verify),
         latency: vec![mine.latency],
         series: Some(mine.series),
@@ -345,11 +367,14 @@ pub(crate) fn reduce(
     let mut series = IntervalSeries::new(ctx.interval_ns, epoch);
     let mut verify = VerifyOutcome::default();
     let (mut size_sum, mut size_min, mut size_max) = (0u64, u64::MAX, 0u64);
+    let (mut depth, mut area) = (0u64, 0u64);
     for r in all.reports() {
         let (rank, r) = r?;
         let [open_start, open_stop, xfer_start, xfer_stop, close_start, close_stop] =
             r.seconds_n()?;
-        let [bytes, ops, stat_size] = r.counts_n()?;
+        let [bytes, ops, stat_size, rank_depth, rank_area] = r.counts_n()?;
+        depth = depth.max(rank_depth);
+        area = area.saturating_add(rank_area);
         r.merge_latency(&mut latency)?;
         series.merge(r.series()?);
         r.verify.add_to(rank, &mut verify);
@@ -379,6 +404,15 @@ pub(crate) fn reduce(
         }
         size_min
     };
+    let xfer_s = max(|r| r.xfer_stop) - min(|r| r.xfer_start);
+    let queue = (depth > 0).then(|| results::QueueFigures {
+        depth,
+        in_flight_mean: if xfer_s > 0.0 {
+            area as f64 / 1e9 / xfer_s
+        } else {
+            0.0
+        },
+    });
     let outcome = PhaseOutcome {
         access,
         iteration: plan.iteration,
@@ -398,6 +432,7 @@ pub(crate) fn reduce(
         expected_size: p.expected_aggregate_size(tasks),
         stat_size,
         warnings,
+        queue,
     };
     Ok(Some(outcome))
 }
