@@ -17,7 +17,8 @@ pub struct Loaded {
     pub matrix: Matrix,
     /// Runs of the sweep that failed or did not finish (not in the table).
     pub not_counted: Vec<i64>,
-    /// The knee of every `mix` run of the sweep, as findings.
+    /// The knee of every `mix` run of the sweep, and for `dlio` runs the most accelerators
+    /// at AU ≥ its threshold, as findings.
     pub knees: Vec<Finding>,
 }
 
@@ -38,6 +39,7 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
     let mut samples = Vec::new();
     let mut not_counted = Vec::new();
     let mut knees = Vec::new();
+    let mut au = Vec::new();
     for r in &runs {
         let Some(p) = point_of(&design, &r.labels) else {
             continue;
@@ -49,6 +51,9 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
         // A load ramp's run is listed by its knee (`store::headline`).
         if r.figures.iter().any(|f| f.name == "knee") {
             knees.extend(mix_knee(store, r.id)?);
+        }
+        if r.workload == "dlio" {
+            au.extend(dlio_au(store, r.id, &p.values)?);
         }
         samples.push(Sample {
             values: p.values,
@@ -62,6 +67,9 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
                 .collect(),
         });
     }
+    if let Some(axis) = design.axes.first().filter(|_| !au.is_empty()) {
+        knees.extend(sweep::most_accelerators(&axis.name, &au));
+    }
     let matrix = Matrix::build(&design.axes, design.repeats, &samples);
     Ok(Loaded {
         sweep,
@@ -70,6 +78,25 @@ pub fn load(store: &Store, id: i64) -> Result<Loaded, String> {
         not_counted,
         knees,
     })
+}
+
+/// A stored `dlio` run's mean AU against its threshold, at its value of the sweep's first
+/// axis (`tasks` in `sweep --vary tasks=1..16 dlio ...`); none without training figures.
+fn dlio_au(
+    store: &Store,
+    id: store::RunId,
+    values: &[String],
+) -> Result<Option<sweep::AuPoint>, String> {
+    let run = store.load(id).map_err(|e| e.to_string())?;
+    let (Some(dlio), Some(value)) = (run.doc.dlio, values.first()) else {
+        return Ok(None);
+    };
+    Ok(dlio.metric.map(|m| sweep::AuPoint {
+        value: value.clone(),
+        au_percent: m.train_au_mean_percentage,
+        threshold_percent: dlio.au_threshold_percent,
+        run: id.0,
+    }))
 }
 
 /// A stored `mix` run's knee (none when no step stayed within its latency limit), with the

@@ -33,6 +33,8 @@ pub enum Kind {
     Decline,
     /// A load ramp's knee (the `mix` workload).
     Knee,
+    /// The most ranks (emulated accelerators) that keep DLIO's AU at its threshold (`dlio`).
+    MostAccelerators,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

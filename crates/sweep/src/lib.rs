@@ -5,6 +5,7 @@
 //! stores them; this crate turns specifications into plans and stored figures into tables,
 //! findings and chart data, so each step is tested on crafted input.
 
+mod accelerators;
 mod advice;
 mod chart;
 mod matrix;
@@ -13,6 +14,7 @@ mod stats;
 mod table;
 mod values;
 
+pub use accelerators::{most_accelerators, AuPoint};
 pub use advice::{advise, Finding, Kind, DEFAULT_THRESHOLD_PERCENT};
 pub use chart::sweep_charts;
 pub use matrix::{expand, shuffle, Point};

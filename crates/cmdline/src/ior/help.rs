@@ -259,7 +259,9 @@ mod tests {
             }
         }
         let flat = h.split_whitespace().collect::<Vec<_>>().join(" ");
-        assert!(flat.contains("I/O back end: POSIX, MMAP, DUMMY, IOURING or AIO (case-insensitive)"));
+        assert!(
+            flat.contains("I/O back end: POSIX, MMAP, DUMMY, IOURING or AIO (case-insensitive)")
+        );
         assert!(flat.contains("useO_DIRECT is an alias of --posix.odirect;"));
         for r in REFUSED {
             assert!(h.contains(&options::display_refused(r)));

@@ -81,7 +81,7 @@ pub struct SpecError {
 /// Making one file's bytes failed (the buffer would not fit in memory, or a library refused).
 #[derive(Debug, thiserror::Error)]
 pub enum EncodeError {
-    #[error("a file of {0} bytes of samples does not fit in this machine's address space")]
+    #[error("a file of {0} bytes of samples does not fit in this process's memory (check dataset.record_length_bytes_stdev against the mean)")]
     TooLarge(u64),
     #[error("npz: {0}")]
     Zip(#[from] zip::result::ZipError),

@@ -26,9 +26,10 @@ pub fn encode(dims: Dims, samples: u64, key: u64, out: &mut Vec<u8>) -> Result<(
     let x_len = dims.sample_bytes() * samples;
     let y_len = samples * 8;
     out.clear();
-    out.reserve(
-        usize::try_from(x_len + y_len).map_err(|_| EncodeError::TooLarge(x_len))? + OVERHEAD,
-    );
+    let total = usize::try_from(x_len + y_len).map_err(|_| EncodeError::TooLarge(x_len))?;
+    // A failed allocation is an error for the user, not an abort of the process.
+    out.try_reserve(total + OVERHEAD)
+        .map_err(|_| EncodeError::TooLarge(x_len))?;
 
     let options = SimpleFileOptions::default()
         .compression_method(CompressionMethod::Stored)

@@ -40,7 +40,8 @@ pub fn encode(
         .and_then(|t| usize::try_from(t).ok())
         .ok_or(EncodeError::TooLarge(image_len.saturating_mul(samples)))?;
     out.clear();
-    out.reserve(total);
+    out.try_reserve(total)
+        .map_err(|_| EncodeError::TooLarge(total as u64))?;
     let mut random = RandomBytes::new(key);
     for _ in 0..samples {
         let frame = out.len();
