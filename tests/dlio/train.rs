@@ -120,7 +120,7 @@ fn au_is_low_when_compute_is_tiny_on_a_disk_directory_and_the_run_fails_metric_a
         &out,
         &[
             "++workload.dataset.num_files_train=24",
-            "++workload.train.computation_time=0.00001",
+            "++workload.train.computation_time=0",
             "--tasks",
             "2",
             "--json",
