@@ -11,6 +11,7 @@ pub mod config;
 pub mod data;
 mod error;
 mod run;
+mod run_ctx;
 mod run_epoch;
 mod run_generate;
 mod run_source;

@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 
-use engine::{Engine, Target};
+use engine::Target;
 use exec::{Comm, Ranks};
 use plan::dlio::DlioParams;
 use results::dlio::{summaries, EpochOutcome, PhaseOutcome};
@@ -16,22 +16,12 @@ use results::Parameters;
 use super::config;
 use super::data::Split;
 use super::error::DlioError;
+use super::run_ctx::{Ctx, TrainFiles};
 use super::run_epoch::epoch_phase;
 use super::run_generate::generate;
 use super::train::{steps, ComputeDraws};
 use crate::session::{Collected, Finished, Session};
 use crate::skeleton::{self, Engines, Stopped};
-
-/// What a rank carries through the run.
-pub(crate) struct Ctx<'a> {
-    pub p: &'a DlioParams,
-    pub comm: &'a dyn Comm,
-    pub engine: &'a dyn Engine,
-    pub session: &'a Session,
-    pub phases: &'a Collected<PhaseOutcome>,
-    /// This rank's slot on the session's live counters.
-    pub slot: usize,
-}
 
 /// Runs `p` on `ranks`, reporting through `session` from start to end.
 pub fn run(p: &DlioParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
@@ -81,13 +71,6 @@ fn run_rank(ctx: &Ctx) -> Result<Option<i32>, DlioError> {
     }
     ctx.comm.barrier()?;
     Ok(None)
-}
-
-/// The training files in DLIO's order, the first `num_files_train`, and their sizes.
-#[derive(Debug, Default)]
-pub(crate) struct TrainFiles {
-    pub paths: Vec<PathBuf>,
-    pub sizes: Vec<u64>,
 }
 
 /// Rank 0: lists the training split as DLIO's loader does and takes its first

@@ -21,7 +21,7 @@ use results::sink::{Detail, Expect};
 use results::Operation;
 
 use super::error::DlioError;
-use super::run::{Ctx, TrainFiles};
+use super::run_ctx::{Ctx, TrainFiles};
 use super::run_source::FileSource;
 use super::train::{epoch_schedule, run_epoch, steps, ComputeDraws, TrainParams};
 use crate::bracket;

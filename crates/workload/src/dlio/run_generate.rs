@@ -13,7 +13,7 @@ use results::Operation;
 use super::config;
 use super::data::{rank_files, FileEncoder, Split};
 use super::error::DlioError;
-use super::run::Ctx;
+use super::run_ctx::Ctx;
 use crate::bracket;
 use crate::reduce::{self, RankFigures};
 

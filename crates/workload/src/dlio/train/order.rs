@@ -18,7 +18,6 @@
 
 use super::numpy_rng::LegacyRandomState;
 use super::params::{Loader, TrainParams};
-use super::steps::rank_samples;
 
 /// One entry of a reader thread's list: the global sample, the file (index into the files
 /// sorted by name) and the sample within that file.
@@ -55,7 +54,7 @@ pub fn reconfigure(
         rng.shuffle(files);
         // file_list_eval is shuffled next; it is empty (no evaluation), so no draws.
     }
-    let mut samples: Vec<u64> = rank_samples(p, p.rank).collect();
+    let mut samples: Vec<u64> = p.rank_samples(p.rank).collect();
     if p.sample_shuffle.is_on() {
         rng.reseed(seed);
         rng.shuffle(&mut samples);
@@ -83,9 +82,9 @@ pub fn iterative_file_list(p: &TrainParams, epoch: u64) -> Vec<u64> {
 /// Samples per reader thread of DLIO's iterative map for `rank` (the same every epoch).
 pub fn iterative_thread_samples(p: &TrainParams, rank: u64) -> Vec<u64> {
     let threads = p.effective_read_threads();
-    let per_thread = super::steps::samples_per_rank(p) / threads;
+    let per_thread = p.samples_per_rank() / threads;
     let mut counts = vec![0u64; threads as usize];
-    let local = rank_samples(p, rank);
+    let local = p.rank_samples(rank);
     for index in 0..(local.end - local.start) {
         counts[((index / per_thread) % threads) as usize] += 1;
     }
@@ -102,7 +101,7 @@ pub fn iterative_thread_map(p: &TrainParams, epoch: u64) -> Vec<Vec<SampleRef>> 
         samples = reconfigure(p, e, &mut files, &mut rng);
     }
     let threads = p.effective_read_threads();
-    let per_thread = super::steps::samples_per_rank(p) / threads;
+    let per_thread = p.samples_per_rank() / threads;
     let files_per_rank = (p.num_files / p.comm_size) % p.num_files;
     let mut map = vec![Vec::new(); threads as usize];
     let mut file_index = p.rank * files_per_rank;

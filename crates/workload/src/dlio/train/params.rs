@@ -111,6 +111,22 @@ impl TrainParams {
         self.num_files * self.samples_per_file
     }
 
+    /// DLIO's samples per rank: ceil(samples / ranks), ranks taking contiguous ranges.
+    pub fn samples_per_rank(&self) -> u64 {
+        self.total_samples().div_ceil(self.comm_size)
+    }
+
+    /// `rank`'s contiguous range of the epoch's samples (the last ones clipped to the total).
+    pub fn rank_samples(&self, rank: u64) -> std::ops::Range<u64> {
+        let (per, total) = (self.samples_per_rank(), self.total_samples());
+        (per * rank).min(total)..(per * (rank + 1)).min(total)
+    }
+
+    /// DLIO's steps per epoch from the data set: floor(samples / (batch × ranks)).
+    pub fn max_steps(&self) -> u64 {
+        self.total_samples() / (self.batch_size * self.comm_size)
+    }
+
     /// The combinations DLIO cannot run (it crashes, hangs or exits), as messages that name the
     /// key; callers turn them into exit code 2 before any I/O.
     pub fn check(&self) -> Result<(), String> {
@@ -154,7 +170,7 @@ impl TrainParams {
                 self.seed
             ));
         }
-        let steps = super::steps::max_steps(self);
+        let steps = self.max_steps();
         if steps == 0 {
             return Err(format!(
                 "{} files x {} samples per file give less than one batch of {} per rank for {} ranks: no training step",

@@ -10,7 +10,7 @@ use super::params::{Loader, TrainParams};
 
 /// `max_steps`: the steps one epoch holds for every rank.
 pub fn max_steps(p: &TrainParams) -> u64 {
-    p.total_samples() / (p.batch_size * p.comm_size)
+    p.max_steps()
 }
 
 /// The steps per epoch DLIO's statistics expect (`total_training_steps` when set).
@@ -23,16 +23,12 @@ pub fn steps_per_epoch(p: &TrainParams) -> u64 {
 
 /// Samples per rank: `ceil(total / ranks)`; the last ranks' ranges are clipped at the end.
 pub fn samples_per_rank(p: &TrainParams) -> u64 {
-    p.total_samples().div_ceil(p.comm_size)
+    p.samples_per_rank()
 }
 
 /// The global sample indices of `rank` (contiguous; empty when the clipping leaves none).
 pub fn rank_samples(p: &TrainParams, rank: u64) -> std::ops::Range<u64> {
-    let per = samples_per_rank(p);
-    let total = p.total_samples();
-    let start = (per * rank).min(total);
-    let end = (per * (rank + 1)).min(total);
-    start..end
+    p.rank_samples(rank)
 }
 
 /// The batches `rank`'s loader can deliver in one epoch before it runs dry.
