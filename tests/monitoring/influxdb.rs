@@ -55,13 +55,13 @@ fn points_reach_a_real_influxdb() {
     assert_eq!(created.map(|c| c.0), Some(200));
 
     let url = format!("http://127.0.0.1:{port}/write?db=iogauge");
-    let mut args = slow_ior(d.path(), 800, &["--tasks", "2", "--influx", &url]);
+    let mut args = slow_ior(d.path(), 1600, &["--tasks", "2", "--influx", &url]);
     args.extend(["--influx-interval", "0.25", "--label", "site=lab"].map(String::from));
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = iogauge_args(&a).ok();
     assert!(!run.stderr.contains("a push failed"), "{}", run.stderr);
 
-    let bytes = 2 * 800 * 1_048_576u64;
+    let bytes = 2 * 1600 * 1_048_576u64;
     let w = "phase = 'write' AND operation = 'write' AND label_site = 'lab'";
     let last = query(
         port,
@@ -90,7 +90,7 @@ fn points_reach_a_real_influxdb() {
             "SELECT last(bucket) FROM iogauge_operation_latency_seconds WHERE {w} AND le = '+Inf'"
         ),
     );
-    assert_eq!(inf, Some(serde_json::json!(1600)));
+    assert_eq!(inf, Some(serde_json::json!(3200)));
     let done = query(
         port,
         "SELECT last(done) FROM iogauge_ranks WHERE node = '0'",
