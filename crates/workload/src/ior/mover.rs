@@ -139,23 +139,14 @@ impl Mover<'_> {
         let Some(i) = checker.check(self.buf, offset) else {
             return Ok(());
         };
-        self.verify.errors += 1;
         rec.error();
-        let at = offset + i as u64;
-        if self.verify.first_error.is_none() {
-            self.verify.first_error = Some(ErrorAt {
-                rank: self.rank,
-                file: self.path.display().to_string(),
-                offset: at,
-            });
-        }
-        if self.quit_on_error {
-            return Err(IorError::QuitOnError {
-                path: self.path.display().to_string(),
-                offset: at,
-            });
-        }
-        Ok(())
+        mismatch(
+            &mut self.verify,
+            self.rank,
+            self.path,
+            offset + i as u64,
+            self.quit_on_error,
+        )
     }
 }
 
@@ -207,4 +198,30 @@ fn transfers<const WRITE: bool>(
         }
     }
     Ok((k, None))
+}
+
+/// A transfer that did not check out, its first bad byte at `at` of `path`: counted, the
+/// first one kept for the report; with `-q` the phase ends (both movers).
+pub(crate) fn mismatch(
+    verify: &mut VerifyOutcome,
+    rank: u64,
+    path: &std::path::Path,
+    at: u64,
+    quit: bool,
+) -> Result<(), IorError> {
+    verify.errors += 1;
+    if verify.first_error.is_none() {
+        verify.first_error = Some(ErrorAt {
+            rank,
+            file: path.display().to_string(),
+            offset: at,
+        });
+    }
+    if quit {
+        return Err(IorError::QuitOnError {
+            path: path.display().to_string(),
+            offset: at,
+        });
+    }
+    Ok(())
 }

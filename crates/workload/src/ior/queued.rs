@@ -14,7 +14,7 @@ use measure::{now_ns, Recorder};
 
 use crate::ior::data::{Checker, DataPattern};
 use crate::ior::error::IorError;
-use crate::ior::outcome::{ErrorAt, VerifyOutcome};
+use crate::ior::outcome::VerifyOutcome;
 use crate::ior::pattern::{AccessPattern, Offsets};
 
 /// IOR's limit on the attempts to finish one partial transfer (`MAX_RETRY`, iordef.h).
@@ -272,23 +272,14 @@ impl<'a> QueuedMover<'a> {
         let Some(i) = checker.check(self.file.buffer(slot), offset) else {
             return Ok(());
         };
-        self.verify.errors += 1;
         rec.error();
-        let at = offset + i as u64;
-        if self.verify.first_error.is_none() {
-            self.verify.first_error = Some(ErrorAt {
-                rank: self.rank,
-                file: self.path.display().to_string(),
-                offset: at,
-            });
-        }
-        if self.quit_on_error {
-            return Err(IorError::QuitOnError {
-                path: self.path.display().to_string(),
-                offset: at,
-            });
-        }
-        Ok(())
+        crate::ior::mover::mismatch(
+            &mut self.verify,
+            self.rank,
+            &self.path,
+            offset + i as u64,
+            self.quit_on_error,
+        )
     }
 
     /// Waits for every request still in flight, results ignored: after an error, so that no
