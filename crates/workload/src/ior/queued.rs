@@ -276,7 +276,7 @@ impl<'a> QueuedMover<'a> {
         crate::ior::mover::mismatch(
             &mut self.verify,
             self.rank,
-            &self.path,
+            self.path,
             offset + i as u64,
             self.quit_on_error,
         )
