@@ -28,8 +28,17 @@ struct Current {
     ranks: usize,
     expect: Expect,
     started: Instant,
-    /// The previous sample: seconds into the phase, bytes, operations.
-    last: Option<(f64, u64, u64)>,
+    /// The previous sample and the seconds into the phase it was taken.
+    last: Option<(f64, IntervalSample)>,
+}
+
+/// Rates since the previous sample, per second; `busy` is accelerator-seconds per second.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Rates {
+    bytes: f64,
+    ops: f64,
+    samples: f64,
+    busy: f64,
 }
 
 impl Progress {
@@ -85,15 +94,17 @@ impl Progress {
         let width = (self.width)();
         let Some(c) = &mut self.phase else { return };
         let t = c.started.elapsed().as_secs_f64();
-        let now = c.last.and_then(|(t0, b0, o0)| {
+        let now = c.last.as_ref().and_then(|(t0, s0)| {
             let dt = t - t0;
-            (dt > 0.0).then(|| {
-                let db = s.bytes.saturating_sub(b0) as f64;
-                let dops = s.ops.saturating_sub(o0) as f64;
-                (db / dt, dops / dt)
+            let per_s = |a: u64, b: u64| a.saturating_sub(b) as f64 / dt;
+            (dt > 0.0).then(|| Rates {
+                bytes: per_s(s.bytes, s0.bytes),
+                ops: per_s(s.ops, s0.ops),
+                samples: per_s(s.samples, s0.samples),
+                busy: (s.busy_s - s0.busy_s).max(0.0) / dt,
             })
         });
-        c.last = Some((t, s.bytes, s.ops));
+        c.last = Some((t, s.clone()));
         let text = fit(&line(c, s, t, now), width);
         let _ = write!(self.out, "{CLEAR}{text}").and_then(|_| self.out.flush());
         self.drawn = true;
@@ -116,9 +127,9 @@ impl Sink for Progress {
     }
 }
 
-/// The line for sample `s`, `t` seconds into the phase; `now` is the (bytes, ops) rate since
-/// the previous sample.
-fn line(c: &Current, s: &IntervalSample, t: f64, now: Option<(f64, f64)>) -> String {
+/// The line for sample `s`, `t` seconds into the phase; `now` are the rates since the previous
+/// sample.
+fn line(c: &Current, s: &IntervalSample, t: f64, now: Option<Rates>) -> String {
     let local = s.rank_ops.len().max(1);
     let share = |total: u64| total as f64 * local as f64 / c.ranks.max(1) as f64;
     // The unit the phase's plan counts in; bytes when it names none and bytes move.
@@ -149,9 +160,11 @@ fn line(c: &Current, s: &IntervalSample, t: f64, now: Option<(f64, f64)>) -> Str
         _ => format!("{t:.1} s"),
     });
     parts.push(match (bytes, now) {
-        (true, Some((b, _))) => format!("{:.1} MiB/s (avg {:.1})", b / MIB, avg / MIB),
+        // A training phase: its samples and AU say more than its steps per second.
+        _ if s.samples > 0 => training(s, t, now, local),
+        (true, Some(r)) => format!("{:.1} MiB/s (avg {:.1})", r.bytes / MIB, avg / MIB),
         (true, None) => format!("avg {:.1} MiB/s", avg / MIB),
-        (false, Some((_, o))) => format!("{o:.0} ops/s (avg {avg:.0})"),
+        (false, Some(r)) => format!("{:.0} ops/s (avg {avg:.0})", r.ops),
         (false, None) => format!("avg {avg:.0} ops/s"),
     });
     if let Some(f) = fraction {
@@ -165,6 +178,24 @@ fn line(c: &Current, s: &IntervalSample, t: f64, now: Option<(f64, f64)>) -> Str
         parts.push(slow);
     }
     parts.join("  ")
+}
+
+/// A training phase's samples/s and AU (emulated compute time over the phase's time, per rank)
+/// over this process's `local` ranks.
+fn training(s: &IntervalSample, t: f64, now: Option<Rates>, local: usize) -> String {
+    let (avg_samples, avg_au) = if t > 0.0 {
+        (s.samples as f64 / t, s.busy_s / t / local as f64 * 100.0)
+    } else {
+        (0.0, 0.0)
+    };
+    match now {
+        Some(r) => format!(
+            "{:.0} samples/s (avg {avg_samples:.0})  AU {:.1} % (avg {avg_au:.1})",
+            r.samples,
+            r.busy / local as f64 * 100.0
+        ),
+        None => format!("avg {avg_samples:.0} samples/s  AU avg {avg_au:.1} %"),
+    }
 }
 
 /// The slowest of the ranks the samples hold: how far through its share, or its count

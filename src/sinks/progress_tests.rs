@@ -20,6 +20,8 @@ fn sample(bytes: u64, ops: u64, rank_ops: &[u64]) -> IntervalSample {
         bytes,
         errors: 0,
         in_flight: 0,
+        samples: 0,
+        busy_s: 0.0,
         ranks_running: rank_ops.len(),
         ranks_done: 0,
         rank_ops: rank_ops.to_vec(),
@@ -35,7 +37,16 @@ fn a_known_amount_shows_percent_time_left_and_the_slowest_rank() {
     };
     let c = current(4, ex);
     let s = sample(100 << 20, 100, &[30, 25, 20, 25]);
-    let l = line(&c, &s, 2.0, Some((40.0 * MIB, 40.0)));
+    let l = line(
+        &c,
+        &s,
+        2.0,
+        Some(Rates {
+            bytes: 40.0 * MIB,
+            ops: 40.0,
+            ..Rates::default()
+        }),
+    );
     assert_eq!(
         l,
         "write #0  2.0 s, ~6.0 s left  40.0 MiB/s (avg 50.0)  25 %  slowest rank 2 at 20 %"
@@ -72,7 +83,10 @@ fn mpi_rank_zero_says_what_it_sees() {
         &current(8, ex),
         &sample(0, 50, &[50]),
         1.0,
-        Some((0.0, 50.0)),
+        Some(Rates {
+            ops: 50.0,
+            ..Rates::default()
+        }),
     );
     assert_eq!(
         l,
@@ -91,6 +105,50 @@ fn a_plan_in_items_shows_items_also_where_files_carry_bytes() {
         l,
         "write #0  1.0 s, ~1.0 s left  avg 100 ops/s  50 %  slowest rank 0 at 50 %"
     );
+}
+
+#[test]
+fn a_training_phase_shows_samples_per_second_and_au() {
+    let ex = Expect {
+        ops: Some(40),
+        ..Expect::default()
+    };
+    // Two ranks, 4 s in: 10 steps of 100 samples, 6 s of compute between them (75 % each).
+    let mut s = sample(0, 10, &[5, 5]);
+    s.samples = 1000;
+    s.busy_s = 6.0;
+    let first = line(&current(2, ex), &s, 4.0, None);
+    assert!(
+        first.ends_with("avg 250 samples/s  AU avg 75.0 %  25 %  slowest rank 0 at 25 %"),
+        "{first}"
+    );
+    // Over the last second: 300 samples, both ranks busy 0.9 s.
+    let now = Rates {
+        ops: 3.0,
+        samples: 300.0,
+        busy: 1.8,
+        ..Rates::default()
+    };
+    let l = line(&current(2, ex), &s, 4.0, Some(now));
+    assert!(
+        l.contains(" left  300 samples/s (avg 250)  AU 90.0 % (avg 75.0)  25 %  "),
+        "{l}"
+    );
+    // Through the sink: the rates come from two samples.
+    let out = Shared::default();
+    let mut p = Progress::new(Box::new(out.clone()), || 200);
+    p.event(&Event::PhaseStart(&PhaseStart {
+        operation: Operation::DlioEpoch,
+        iteration: 0,
+        io500_phase: None,
+        ranks: 2,
+        expect: ex,
+    }));
+    p.event(&Event::Interval(&s));
+    p.event(&Event::Interval(&s));
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    assert!(text.contains("0 samples/s (avg "), "{text:?}");
+    assert!(text.contains("AU 0.0 % (avg "), "{text:?}");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 mod bad_input;
 mod generate;
+mod live;
 mod train;
 
 use std::path::Path;
@@ -29,4 +30,21 @@ pub(super) fn dlio(data: &Path, out: &Path, extra: &[&str]) -> Run {
     ];
     args.extend_from_slice(extra);
     iogauge_args(&args)
+}
+
+/// Generates `files` training files of [`dlio`]'s shape into `data` with `ranks` ranks.
+pub(super) fn generate(data: &Path, files: u64, ranks: &str) {
+    let out = data.with_extension("gen");
+    dlio(
+        data,
+        &out,
+        &[
+            "++workload.workflow.generate_data=True",
+            "++workload.workflow.train=False",
+            &format!("++workload.dataset.num_files_train={files}"),
+            "--tasks",
+            ranks,
+        ],
+    )
+    .ok();
 }

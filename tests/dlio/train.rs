@@ -2,26 +2,8 @@
 //! samples DLIO counts, AU when the computation dominates and when it is tiny, pass/fail, and
 //! DLIO's result files.
 
-use std::path::Path;
-
-use super::dlio;
+use super::{dlio, generate};
 use crate::common::{json, listing, shm};
-
-fn generate(data: &Path, files: u64, ranks: &str) {
-    let out = data.with_extension("gen");
-    dlio(
-        data,
-        &out,
-        &[
-            "++workload.workflow.generate_data=True",
-            "++workload.workflow.train=False",
-            &format!("++workload.dataset.num_files_train={files}"),
-            "--tasks",
-            ranks,
-        ],
-    )
-    .ok();
-}
 
 /// A disk directory (not tmpfs) under /var/tmp, else the default temp dir.
 fn disk() -> tempfile::TempDir {

@@ -58,8 +58,16 @@ fn sigint_mid_epoch_keeps_the_finished_epochs() {
     let doc = json(&j);
     let done = doc["dlio"]["epochs"].as_array().unwrap().len();
     assert!((1..20).contains(&done), "{done} epochs");
+    // The signal cuts an epoch, or (on a loaded machine) falls between two: then no phase
+    // is cut and every epoch phase is a finished one.
     let phases = doc["phases"].as_array().unwrap();
-    assert!(phases.last().unwrap()["interrupted"] == true, "{phases:?}");
+    let epochs = phases.iter().filter(|p| p["operation"] == "dlio-epoch");
+    let cut = epochs.clone().filter(|p| p["interrupted"] == true).count();
+    assert!(
+        (cut == 1 && phases.last().unwrap()["interrupted"] == true)
+            || (cut == 0 && epochs.count() == done),
+        "{phases:?}"
+    );
     assert_eq!(
         json(&out.join("summary.json"))["epochs"].as_u64(),
         Some(done as u64)

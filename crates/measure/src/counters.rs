@@ -39,6 +39,10 @@ pub(crate) struct PhaseCounters {
     pub(crate) errors: AtomicU64,
     /// Requests in flight now (a queued engine's; 0 for one transfer at a time).
     pub(crate) in_flight: AtomicU64,
+    /// Work units the phase counts besides operations (DLIO's samples), and the emulated
+    /// accelerators' busy time in ns: a training phase's live samples/s and AU.
+    pub(crate) samples: AtomicU64,
+    pub(crate) busy_ns: AtomicU64,
     state: AtomicU8,
     /// One histogram per operation kind the phase declared.
     pub(crate) latency: Box<[AtomicHistogram]>,
@@ -51,6 +55,8 @@ impl PhaseCounters {
             bytes: AtomicU64::new(0),
             errors: AtomicU64::new(0),
             in_flight: AtomicU64::new(0),
+            samples: AtomicU64::new(0),
+            busy_ns: AtomicU64::new(0),
             state: AtomicU8::new(RankState::Idle as u8),
             latency: (0..kinds).map(|_| AtomicHistogram::new()).collect(),
         }
@@ -69,6 +75,8 @@ impl PhaseCounters {
             bytes: self.bytes.load(Relaxed),
             errors: self.errors.load(Relaxed),
             in_flight: self.in_flight.load(Relaxed),
+            samples: self.samples.load(Relaxed),
+            busy_ns: self.busy_ns.load(Relaxed),
             latency: if with_latency {
                 self.latency.iter().map(AtomicHistogram::snapshot).collect()
             } else {
@@ -92,6 +100,9 @@ pub struct RankLive {
     pub errors: u64,
     /// Requests in flight (queued engines).
     pub in_flight: u64,
+    /// Samples delivered and emulated accelerator busy time (ns): a training phase's.
+    pub samples: u64,
+    pub busy_ns: u64,
     /// Per kind, when the snapshot was taken with latencies; empty otherwise.
     pub latency: Vec<LatencyHistogram>,
 }

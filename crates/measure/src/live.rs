@@ -28,6 +28,9 @@ pub struct LiveSnapshot {
     pub errors: u64,
     /// Requests in flight over the ranks (queued engines).
     pub in_flight: u64,
+    /// Samples delivered and emulated accelerator busy time (ns) over the ranks (training).
+    pub samples: u64,
+    pub busy_ns: u64,
     /// Ranks in [`RankState::Running`] and in [`RankState::Done`].
     pub running: usize,
     pub done: usize,
@@ -102,6 +105,8 @@ impl LiveBoard {
                     bytes: 0,
                     errors: 0,
                     in_flight: 0,
+                    samples: 0,
+                    busy_ns: 0,
                     latency: Vec::new(),
                 },
             };
@@ -110,6 +115,8 @@ impl LiveBoard {
             snap.bytes = snap.bytes.wrapping_add(rank.bytes);
             snap.errors = snap.errors.wrapping_add(rank.errors);
             snap.in_flight = snap.in_flight.wrapping_add(rank.in_flight);
+            snap.samples = snap.samples.wrapping_add(rank.samples);
+            snap.busy_ns = snap.busy_ns.wrapping_add(rank.busy_ns);
             match rank.state {
                 RankState::Running => snap.running += 1,
                 RankState::Done => snap.done += 1,
@@ -165,7 +172,11 @@ mod tests {
         rec.record_at(0, 150, 10);
         rec.record_at(1, 400, 20);
         rec.error();
+        rec.add_work(64, 5_000);
+        rec.add_work(36, 2_000);
         let s = board.snapshot_with_latency();
+        assert_eq!((s.samples, s.busy_ns), (100, 7_000));
+        assert_eq!((s.ranks[1].samples, s.ranks[0].samples), (100, 0));
         assert_eq!((s.running, s.done), (1, 0));
         assert_eq!((s.ops, s.bytes, s.errors), (2, 30, 1));
         assert_eq!(s.latency.len(), 2);

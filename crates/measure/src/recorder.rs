@@ -163,6 +163,16 @@ impl Recorder {
         self.live.0.in_flight.store(n, Relaxed);
     }
 
+    /// Counts `samples` work units delivered and `busy_ns` of emulated accelerator time (a
+    /// training step's batch and compute), for live readers only: the phase's figures come
+    /// from the workload's own accounting.
+    #[inline]
+    pub fn add_work(&mut self, samples: u64, busy_ns: u64) {
+        let live = &*self.live.0;
+        live.samples.fetch_add(samples, Relaxed);
+        live.busy_ns.fetch_add(busy_ns, Relaxed);
+    }
+
     /// Counts one failed operation (not an op, no latency).
     pub fn error(&mut self) {
         self.errors += 1;

@@ -89,6 +89,10 @@ pub struct IntervalSample {
     pub errors: u64,
     /// Requests in flight now, over this process's ranks (queued engines; 0 otherwise).
     pub in_flight: u64,
+    /// Samples delivered and emulated accelerator busy seconds so far, over this process's
+    /// ranks (a training phase's; 0 otherwise).
+    pub samples: u64,
+    pub busy_s: f64,
     pub ranks_running: usize,
     pub ranks_done: usize,
     /// Operations per rank (this process's ranks, by local index): the slowest shows here.

@@ -14,10 +14,13 @@ use crate::figures::{PhaseKey, View};
 pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
 
 /// Every series name the endpoint serves (histograms by their base name).
-pub const FAMILIES: [&str; 10] = [
+pub const FAMILIES: [&str; 13] = [
     "iogauge_bytes_total",
     "iogauge_operations_total",
     "iogauge_errors_total",
+    "iogauge_samples_total",
+    "iogauge_accelerator_busy_seconds_total",
+    "iogauge_accelerator_utilization",
     "iogauge_operation_latency_seconds",
     "iogauge_phase_start_time_seconds",
     "iogauge_current_phase",
@@ -113,6 +116,34 @@ impl Collector for Snapshot {
             "iogauge_errors",
             "Operations that failed, per phase and operation.",
             &per_phase(&|t| t.errors),
+        )?;
+        counter(
+            &mut enc,
+            "iogauge_samples",
+            "Training samples delivered to the emulated accelerators, per phase (dlio epochs; 0 elsewhere).",
+            &per_phase(&|t| t.samples),
+        )?;
+        let mut m = enc.encode_descriptor(
+            "iogauge_accelerator_busy_seconds",
+            "Emulated accelerator compute seconds, all ranks, per phase (dlio epochs): its rate over the ranks is the AU.",
+            None,
+            MetricType::Counter,
+        )?;
+        for (k, t) in &v.phases {
+            m.encode_family(&phase_labels(k))?
+                .encode_counter::<Labels, f64, f64>(&(t.busy_ns as f64 / 1e9), None)?;
+        }
+        let au: Vec<(Labels, f64)> = v
+            .current
+            .iter()
+            .zip(v.accelerator_utilization)
+            .map(|(c, au)| (phase_labels(&c.key), au))
+            .collect();
+        gauge(
+            &mut enc,
+            "iogauge_accelerator_utilization",
+            "The running training phase's AU so far: emulated compute time over the ranks' time since it started (0..1; absent otherwise).",
+            &au,
         )?;
         let mut m = enc.encode_descriptor(
             "iogauge_operation_latency_seconds",
@@ -230,6 +261,8 @@ mod tests {
         let mut t = Totals {
             ops: 3,
             bytes: 4096,
+            samples: 300,
+            busy_ns: 1_500_000_000,
             ..Totals::default()
         };
         t.latency.counts[9] = 3;
@@ -242,6 +275,7 @@ mod tests {
             start_s: 1.5e9,
         });
         v.ranks.insert(0, [0, 2, 1]);
+        v.accelerator_utilization = Some(0.75);
         let text = render(&v);
         for f in FAMILIES {
             assert!(
@@ -267,6 +301,18 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(r#"label_run_id="a\"b""#), "{text}");
+        assert!(
+            text.contains(&format!("iogauge_samples_total{l} 300\n")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("iogauge_accelerator_busy_seconds_total{l} 1.5\n")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("iogauge_accelerator_utilization{l} 0.75\n")),
+            "{text}"
+        );
         assert!(
             text.contains(
                 r#"iogauge_current_phase{phase="ior-easy-write",operation="write",iteration="0"} 1"#

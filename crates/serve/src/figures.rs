@@ -28,6 +28,12 @@ pub struct Reading {
     /// Requests in flight (queued engines); absent in a push from an older iogauge.
     #[serde(default)]
     pub in_flight: u64,
+    /// Samples delivered and emulated accelerator busy ns (a training phase's); absent in a
+    /// push from an older iogauge.
+    #[serde(default)]
+    pub samples: u64,
+    #[serde(default)]
+    pub busy_ns: u64,
     /// All the phase's operation kinds together.
     pub latency: Buckets,
 }
@@ -50,6 +56,8 @@ impl Reading {
             bytes: r.bytes,
             errors: r.errors,
             in_flight: r.in_flight,
+            samples: r.samples,
+            busy_ns: r.busy_ns,
             latency,
         }
     }
@@ -77,6 +85,9 @@ pub struct Totals {
     pub ops: u64,
     pub bytes: u64,
     pub errors: u64,
+    /// A training phase's samples and emulated accelerator busy ns (0 otherwise).
+    pub samples: u64,
+    pub busy_ns: u64,
     pub latency: Buckets,
 }
 
@@ -85,6 +96,8 @@ impl Totals {
         self.ops = self.ops.saturating_add(o.ops);
         self.bytes = self.bytes.saturating_add(o.bytes);
         self.errors = self.errors.saturating_add(o.errors);
+        self.samples = self.samples.saturating_add(o.samples);
+        self.busy_ns = self.busy_ns.saturating_add(o.busy_ns);
         self.latency.add(&o.latency);
     }
 
@@ -92,6 +105,8 @@ impl Totals {
         self.ops = self.ops.max(o.ops);
         self.bytes = self.bytes.max(o.bytes);
         self.errors = self.errors.max(o.errors);
+        self.samples = self.samples.max(o.samples);
+        self.busy_ns = self.busy_ns.max(o.busy_ns);
         self.latency.raise_to(&o.latency);
     }
 
@@ -100,6 +115,8 @@ impl Totals {
             ops: r.ops,
             bytes: r.bytes,
             errors: r.errors,
+            samples: r.samples,
+            busy_ns: r.busy_ns,
             latency: r.latency.clone(),
         });
     }
@@ -138,6 +155,9 @@ pub struct View {
     pub ranks: BTreeMap<usize, [u64; 3]>,
     /// Requests in flight now over the running ranks (queued engines; 0 otherwise).
     pub in_flight: u64,
+    /// A training phase running now: its emulated accelerator busy time over the ranks' time
+    /// since it started (0..1, the live AU); `None` otherwise.
+    pub accelerator_utilization: Option<f64>,
     /// The run has ended.
     pub finished: bool,
 }
@@ -239,7 +259,16 @@ impl Figures {
 
     /// What to show now, with `local` this process's readings.
     pub fn view(&mut self, local: &[Reading]) -> View {
+        let now_s = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64());
+        self.view_at(local, now_s)
+    }
+
+    /// As [`view`](Self::view) at Unix time `now_s`.
+    pub fn view_at(&mut self, local: &[Reading], now_s: f64) -> View {
         let live = self.live(local);
+        let accelerator_utilization = self.utilization(local, &live, now_s);
         let mut phases = self.done.clone();
         if let Some(c) = &self.current {
             phases.entry(c.key.clone()).or_default().add(&live);
@@ -265,8 +294,23 @@ impl Figures {
             starts: self.starts.clone(),
             ranks,
             in_flight,
+            accelerator_utilization,
             finished: self.finished,
         }
+    }
+
+    /// The live AU of the current phase: busy seconds over (seconds since its start x the
+    /// ranks in it that count work).
+    fn utilization(&self, local: &[Reading], live: &Totals, now_s: f64) -> Option<f64> {
+        let c = self.current.as_ref()?;
+        let ranks = local
+            .iter()
+            .chain(self.remote.values())
+            .filter(|r| self.counts(r) && r.samples > 0)
+            .count();
+        let elapsed = now_s - c.start_s;
+        (live.samples > 0 && ranks > 0 && elapsed > 0.0)
+            .then(|| (live.busy_ns as f64 / 1e9 / elapsed / ranks as f64).min(1.0))
     }
 }
 
@@ -304,6 +348,8 @@ mod tests {
             bytes: ops * 10,
             errors: 0,
             in_flight: 0,
+            samples: 0,
+            busy_ns: 0,
             latency: Buckets::default(),
         }
     }
@@ -355,6 +401,42 @@ mod tests {
             &[],
         );
         assert_eq!(f.view(&[]).phases[&key("write")].ops, 21);
+    }
+
+    #[test]
+    fn training_samples_and_live_au() {
+        let mut f = Figures::default();
+        f.phase_start(key("dlio-epoch"), 1, 100.0);
+        let train = |rank, samples, busy_s: f64| Reading {
+            samples,
+            busy_ns: (busy_s * 1e9) as u64,
+            ..reading(rank, 1, 1, samples / 10)
+        };
+        // Two ranks, 4 s in, 3 s and 2 s of compute: AU 62.5 %.
+        f.push(train(1, 200, 2.0));
+        let v = f.view_at(&[train(0, 300, 3.0)], 104.0);
+        let t = &v.phases[&key("dlio-epoch")];
+        assert_eq!((t.samples, t.busy_ns), (500, 5_000_000_000));
+        assert!((v.accelerator_utilization.unwrap() - 0.625).abs() < 1e-9);
+        // Phases that count no samples show none.
+        let mut g = Figures::default();
+        g.phase_start(key("read"), 0, 100.0);
+        assert_eq!(
+            g.view_at(&[reading(0, 1, 1, 5)], 101.0)
+                .accelerator_utilization,
+            None
+        );
+        // Exact totals at the end; no AU between phases.
+        let exact = Totals {
+            ops: 50,
+            samples: 520,
+            busy_ns: 5_200_000_000,
+            ..Totals::default()
+        };
+        f.phase_end(key("dlio-epoch"), exact, &[train(0, 300, 3.0)]);
+        let v = f.view_at(&[], 105.0);
+        assert_eq!(v.phases[&key("dlio-epoch")].samples, 520);
+        assert_eq!(v.accelerator_utilization, None);
     }
 
     #[test]

@@ -43,6 +43,18 @@ fn phase_tags(k: &PhaseKey) -> String {
     format!("phase={},operation={}", tag(&k.phase), tag(&k.operation))
 }
 
+/// A training phase's samples and accelerator busy seconds, as more fields of its point.
+fn training_fields(t: &crate::figures::Totals) -> String {
+    if t.samples == 0 {
+        return String::new();
+    }
+    format!(
+        ",samples_total={}i,accelerator_busy_seconds_total={}",
+        t.samples,
+        t.busy_ns as f64 / 1e9
+    )
+}
+
 /// The points of one push, stamped `time_ns` (unix nanoseconds).
 pub fn render(v: &View, time_ns: u128) -> String {
     let run = run_tags(v);
@@ -51,8 +63,11 @@ pub fn render(v: &View, time_ns: u128) -> String {
         let p = phase_tags(k);
         let _ = writeln!(
             out,
-            "iogauge_phase,{run},{p} bytes_total={}i,operations_total={}i,errors_total={}i {time_ns}",
-            t.bytes, t.ops, t.errors
+            "iogauge_phase,{run},{p} bytes_total={}i,operations_total={}i,errors_total={}i{} {time_ns}",
+            t.bytes,
+            t.ops,
+            t.errors,
+            training_fields(t)
         );
         let h = &t.latency;
         let _ = writeln!(
@@ -85,8 +100,11 @@ pub fn render(v: &View, time_ns: u128) -> String {
         let p = phase_tags(&c.key);
         let _ = writeln!(
             out,
-            "iogauge_current_phase,{run},{p} iteration={}i,start_time_seconds={} {time_ns}",
-            c.iteration, c.start_s
+            "iogauge_current_phase,{run},{p} iteration={}i,start_time_seconds={}{} {time_ns}",
+            c.iteration,
+            c.start_s,
+            v.accelerator_utilization
+                .map_or(String::new(), |au| format!(",accelerator_utilization={au}"))
         );
     }
     for (node, [idle, running, done]) in &v.ranks {
@@ -151,5 +169,37 @@ mod tests {
         assert!(text.contains("le=0.000001 bucket=0i"), "{text}");
         assert!(!text.contains("label_empty"));
         assert!(text.lines().all(|l| l.ends_with(" 42")));
+    }
+
+    #[test]
+    fn a_training_phase_carries_samples_busy_time_and_au() {
+        let key = PhaseKey {
+            phase: "dlio-epoch".into(),
+            operation: "dlio-epoch".into(),
+        };
+        let mut v = View {
+            accelerator_utilization: Some(0.5),
+            current: Some(crate::figures::Current {
+                key: key.clone(),
+                iteration: 2,
+                start_s: 10.0,
+            }),
+            ..View::default()
+        };
+        let t = Totals {
+            ops: 4,
+            samples: 400,
+            busy_ns: 2_500_000_000,
+            ..Totals::default()
+        };
+        v.phases.insert(key, t);
+        let text = render(&v, 7);
+        assert!(text.contains(
+            "bytes_total=0i,operations_total=4i,errors_total=0i,samples_total=400i,accelerator_busy_seconds_total=2.5 7\n"
+        ), "{text}");
+        assert!(
+            text.contains("iteration=2i,start_time_seconds=10,accelerator_utilization=0.5 7\n"),
+            "{text}"
+        );
     }
 }

@@ -71,10 +71,22 @@ impl Sink for MetricsSink {
             }
             Event::PhaseEnd(p) => {
                 let r = p.result;
+                // A training epoch's samples and compute time, all ranks (live readings of
+                // other processes may lag its end).
+                let (samples, busy_s) =
+                    p.detail
+                        .get::<results::dlio::EpochOutcome>()
+                        .map_or((0, 0.0), |o| {
+                            let ranks = o.ranks.iter();
+                            let busy = ranks.clone().flat_map(|r| &r.compute).sum::<f64>();
+                            (ranks.map(|r| r.samples).sum(), busy)
+                        });
                 let exact = Totals {
                     ops: r.ops,
                     bytes: r.bytes,
                     errors: 0,
+                    samples,
+                    busy_ns: (busy_s * 1e9) as u64,
                     latency: Buckets::from_hdr(r.latency.buckets.iter().cloned()),
                 };
                 let local = self.exporter.local();

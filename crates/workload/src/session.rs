@@ -152,6 +152,8 @@ impl Session {
             bytes: snap.bytes,
             errors: snap.errors,
             in_flight: snap.in_flight,
+            samples: snap.samples,
+            busy_s: measure::secs(snap.busy_ns),
             ranks_running: snap.running,
             ranks_done: snap.done,
             rank_ops: snap.ranks.iter().map(|r| r.ops).collect(),

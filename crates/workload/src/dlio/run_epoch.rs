@@ -4,7 +4,7 @@
 //! The emulated loader (`train::run_epoch`) reads through `FileSource`; each step's wait for
 //! its batch is recorded as the phase's latency (one operation per step, with the bytes the
 //! reader threads read since the previous step), so progress and the metrics endpoint follow
-//! the rank's steps and bytes live. DLIO's per-step barrier is an all-reduce of "stop" (the
+//! the rank's steps and bytes live, and its samples and compute time (live samples/s and AU). DLIO's per-step barrier is an all-reduce of "stop" (the
 //! session's stop flag), so every rank ends at the same step; one more barrier ends the epoch.
 
 use std::cell::{Cell, RefCell};
@@ -93,15 +93,20 @@ pub(crate) fn epoch_phase(
     rec.start(step_start.get());
     let rec = RefCell::new(rec);
     let read_before = Cell::new(0u64);
+    let computing = Cell::new(0u64);
     let comm_error = Cell::new(None);
     let run = run_epoch(
         &source,
         &schedule,
         &mut || {
             let read = source.read.load(std::sync::atomic::Ordering::Relaxed);
-            rec.borrow_mut()
-                .record_since(WAIT, step_start.get(), read - read_before.replace(read));
-            draws.next_step()
+            let mut rec = rec.borrow_mut();
+            rec.record_since(WAIT, step_start.get(), read - read_before.replace(read));
+            let compute = draws.next_step();
+            // Live samples/s and AU: this batch is delivered; the previous step's compute is
+            // over (counted once done, so the live AU never runs ahead of the clock).
+            rec.add_work(tp.batch_size, computing.replace((compute * 1e9) as u64));
+            compute
         },
         &mut |stop| {
             let any = comm.all_reduce_u64(u64::from(stop), ReduceOp::Max);
@@ -113,6 +118,7 @@ pub(crate) fn epoch_phase(
         },
         exec::interrupt::flag(),
     );
+    rec.borrow_mut().add_work(0, computing.take());
     if let Some(e) = comm_error.take() {
         return Err(e.into());
     }
