@@ -119,10 +119,17 @@ impl DlioFiles {
                 (e.epoch.to_string(), epoch)
             })
             .collect();
-        let memory_gb = gib(doc.environment.memory_bytes);
+        // The rank's own host, as it reported it with its epochs.
+        let (cpus, memory) = self
+            .epochs
+            .first()
+            .map_or((doc.environment.cpus, doc.environment.memory_bytes), |e| {
+                (e.ranks[rank].host_cpus, e.ranks[rank].host_memory_bytes)
+            });
+        let memory_gb = gib(memory);
         RankOutput {
             host_memory_gb: memory_gb,
-            host_cpu_count: doc.environment.cpus,
+            host_cpu_count: cpus,
             host_processor_name: doc.environment.arch.clone(),
             potential_caching: u8::from(self.data_per_host_gb(doc) <= memory_gb),
             host_cpuinfo: proc_file("/proc/cpuinfo"),
@@ -140,6 +147,18 @@ impl DlioFiles {
         samples as f64 * d.record_length_bytes / (1u64 << 30) as f64
     }
 
+    /// Per node of the run's node map, in order: the CPUs and memory (bytes) its first rank
+    /// reported.
+    fn hosts(&self) -> Vec<(u64, u64)> {
+        let mut by_node = BTreeMap::new();
+        for r in self.epochs.first().map_or(&[][..], |e| &e.ranks[..]) {
+            by_node
+                .entry(r.node)
+                .or_insert((r.host_cpus, r.host_memory_bytes));
+        }
+        by_node.into_values().collect()
+    }
+
     fn summary(
         &self,
         doc: &RunResult,
@@ -147,8 +166,8 @@ impl DlioFiles {
         end: SystemTime,
     ) -> Summary {
         let d = &self.params.dataset;
-        let memory_gb = gib(doc.environment.memory_bytes);
         let per_host = self.data_per_host_gb(doc);
+        let hosts = self.hosts();
         Summary {
             start: timestamp(self.start),
             num_accelerators: doc.ranks.count,
@@ -158,13 +177,16 @@ impl DlioFiles {
             num_files_train: d.num_files_train,
             num_files_eval: d.num_files_eval,
             num_samples_per_file: d.num_samples_per_file,
-            // Rank 0's host only: the other hosts' facts are not gathered (docs/dlio.md).
-            host_cpu_count: vec![doc.environment.cpus],
+            host_cpu_count: hosts.iter().map(|h| h.0).collect(),
             host_processor_name: doc.environment.arch.clone(),
-            potential_caching: vec![u8::from(per_host <= memory_gb)],
+            potential_caching: hosts
+                .iter()
+                .map(|h| u8::from(per_host <= gib(h.1)))
+                .collect(),
+            // Rank 0's host, as DLIO writes it.
             host_cpuinfo: proc_file("/proc/cpuinfo"),
             host_meminfo: proc_file("/proc/meminfo"),
-            host_memory_gb: vec![memory_gb],
+            host_memory_gb: hosts.iter().map(|h| gib(h.1)).collect(),
             data_size_per_host_gb: per_host,
             epochs: self.epochs.len() as u64,
             end: timestamp(end),

@@ -105,12 +105,24 @@ fn au_is_low_when_compute_is_tiny_on_a_disk_directory_and_the_run_fails_metric_a
             "++workload.train.computation_time=0",
             "--tasks",
             "2",
+            "--fake-nodes",
+            "2",
             "--json",
             j.to_str().unwrap(),
         ],
     )
     .ok();
     let doc = json(&j);
+    // Two (fake) nodes: summary.json lists each node's host, as its ranks reported it.
+    let s = json(&out.join("summary.json"));
+    let cpus = doc["environment"]["cpus"].as_u64().unwrap();
+    assert_eq!(s["num_hosts"], 2);
+    assert_eq!(s["host_cpu_count"], serde_json::json!([cpus, cpus]));
+    let mem = s["host_memory_GB"].as_array().unwrap();
+    assert_eq!(mem.len(), 2);
+    assert!(mem.iter().all(|m| m.as_f64().unwrap() > 0.0), "{mem:?}");
+    assert_eq!(s["potential_caching"], serde_json::json!([1, 1]));
+    assert_eq!(json(&out.join("1_output.json"))["host_cpu_count"], cpus);
     for e in doc["dlio"]["epochs"].as_array().unwrap() {
         assert_eq!(e["samples"].as_u64(), Some(24), "{e}");
         assert!(e["au_percent"].as_f64().unwrap() < 50.0, "{e}");

@@ -135,7 +135,8 @@ pub fn hostname() -> String {
     c_field(&buf)
 }
 
-fn mem_total() -> u64 {
+/// This host's memory (`MemTotal`), bytes; 0 when unknown.
+pub fn mem_total() -> u64 {
     std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|t| parse_mem_total(&t))

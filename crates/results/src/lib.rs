@@ -28,7 +28,7 @@ pub mod warnings;
 pub use alert::{Alert, AlertId, Thresholds};
 pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};
 pub use content::content_hash;
-pub use environment::{capture, fs_info, hostname, Environment, FsInfo};
+pub use environment::{capture, fs_info, hostname, mem_total, Environment, FsInfo};
 pub use hub::{Hub, SharedHub};
 pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};
 pub use measure::{HistogramSummary, SeriesSummary};

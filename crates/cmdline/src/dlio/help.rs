@@ -24,6 +24,9 @@ Options:
   --data-dir DIR   the data set's folder (sets workload.dataset.data_folder)
   --output DIR     DLIO's result files (sets workload.output.folder)
   --tasks N        ranks: one per emulated accelerator (under mpirun: at most the MPI ranks)
+  --fake-nodes K   pretend the ranks run on K nodes (threads; per-host figures per node)
+  --fake-placement block|round-robin
+                   how ranks map to the fake nodes (default block)
   --json PATH      write the result document (docs/results.md)
   -h, --help       this help
 

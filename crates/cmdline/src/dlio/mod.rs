@@ -36,7 +36,8 @@ pub struct DlioCommand {
     pub source: Option<Source>,
     /// The Hydra overrides, as given.
     pub overrides: Vec<String>,
-    /// `--tasks` (the emulated accelerators), `--json`, `--help`.
+    /// `--tasks` (the emulated accelerators), `--fake-nodes`, `--fake-placement`, `--json`,
+    /// `--help`.
     pub launch: Launch,
 }
 
@@ -53,10 +54,12 @@ pub struct DatasizeCommand {
 }
 
 /// Every option of a run, for suggestions.
-pub const RUN_OPTIONS: [&str; 6] = [
+pub const RUN_OPTIONS: [&str; 8] = [
     "--output",
     "--data-dir",
     "--tasks",
+    "--fake-nodes",
+    "--fake-placement",
     "--json",
     "--help",
     "-h",
@@ -153,6 +156,14 @@ fn parse_run(args: &[String]) -> Result<DlioCommand, UsageError> {
         match name.as_str() {
             "--help" => launch.help = true,
             "--tasks" => launch.tasks = Some(whole(&name, &v)? as usize),
+            "--fake-nodes" => launch.fake_nodes = Some(whole(&name, &v)? as usize),
+            "--fake-placement" => {
+                launch.round_robin = match v.to_ascii_lowercase().as_str() {
+                    "block" => false,
+                    "round-robin" | "roundrobin" => true,
+                    _ => return Err(usage(format!("{name} {v}: expected block or round-robin"))),
+                }
+            }
             "--json" => launch.json = Some(PathBuf::from(v)),
             "--output" => output = Some(v),
             _ => data_dir = Some(v),

@@ -38,6 +38,8 @@ fn a_run_line() {
     assert_eq!(c.params.model.name, "cosmoflow");
     assert!(run("--help").launch.help);
     assert!(run("unknown_thing -h").launch.help);
+    let c = run("resnet50_h100 --tasks 4 --fake-nodes 2 --fake-placement round-robin");
+    assert_eq!((c.launch.fake_nodes, c.launch.round_robin), (Some(2), true));
 }
 
 #[test]
@@ -75,6 +77,10 @@ fn bad_run_lines_are_usage_errors_naming_the_problem() {
         (
             "resnet50_h100 --tasks 2 --tasks 3",
             "--tasks is given twice",
+        ),
+        (
+            "resnet50_h100 --tasks 2 --fake-placement cyclic",
+            "--fake-placement cyclic: expected block or round-robin",
         ),
         ("resnet50_h100 --help=1", "--help takes no value"),
         (

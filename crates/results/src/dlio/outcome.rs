@@ -73,6 +73,11 @@ pub struct EpochRank {
     pub compute: Vec<f64>,
     /// DLIO's AU and samples/s of this rank's block.
     pub figures: Figures,
+    /// The rank's host: its node (in the run's node map), CPUs and memory in bytes, for
+    /// DLIO's per-host lists.
+    pub node: u64,
+    pub host_cpus: u64,
+    pub host_memory_bytes: u64,
 }
 
 impl EpochRank {

@@ -34,6 +34,10 @@ pub fn run(p: &DlioParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
             session,
             phases: &phases,
             slot: r.slot,
+            host: (
+                std::thread::available_parallelism().map_or(0, |n| n.get() as u64),
+                results::mem_total(),
+            ),
         };
         run_rank(&ctx).map(Stopped)
     });

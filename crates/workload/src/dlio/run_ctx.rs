@@ -19,6 +19,8 @@ pub(crate) struct Ctx<'a> {
     pub phases: &'a Collected<PhaseOutcome>,
     /// This rank's slot on the session's live counters.
     pub slot: usize,
+    /// This rank's host: CPUs and memory in bytes (summary.json's per-host lists).
+    pub host: (u64, u64),
 }
 
 /// The training files in DLIO's order, the first `num_files_train`, and their sizes.

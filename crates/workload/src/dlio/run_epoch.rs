@@ -170,6 +170,9 @@ pub(crate) fn epoch_phase(
             run.samples,
             run.bytes_read,
             run.steps.len() as u64,
+            comm.node_map().node_of(comm.rank()) as u64,
+            ctx.host.0,
+            ctx.host.1,
         ],
         latency: m.latency,
         series: Some(m.series),
@@ -185,7 +188,8 @@ pub(crate) fn epoch_phase(
         let (_, r) = r?;
         r.merge_latency(&mut latency)?;
         series.merge(r.series()?);
-        let [rank, samples, bytes_read, steps] = r.counts_n()?;
+        let [rank, samples, bytes_read, steps, node, host_cpus, host_memory_bytes] =
+            r.counts_n()?;
         let n = steps as usize;
         if r.seconds.len() != HEAD + 3 * n {
             return Err(DlioError::Wire(format!(
@@ -209,6 +213,9 @@ pub(crate) fn epoch_phase(
             load: s[HEAD..HEAD + n].to_vec(),
             proc: s[HEAD + n..HEAD + 2 * n].to_vec(),
             compute: s[HEAD + 2 * n..].to_vec(),
+            node,
+            host_cpus,
+            host_memory_bytes,
         });
     }
     let o = EpochOutcome {
