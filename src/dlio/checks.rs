@@ -21,8 +21,11 @@ pub(super) fn check(cmd: &DlioCommand, setup: &RankSetup) -> Result<Checked<Prep
     let p = &cmd.params;
     let ranks = setup.ranks() as u64;
     p.check_runnable().map_err(|e| e.to_string())?;
+    let memory = results::capture(None).memory_bytes;
     if p.workflow.generate_data {
-        FileEncoder::new(config::gen_spec(p)).map_err(|e| e.to_string())?;
+        let encoder = FileEncoder::new(config::gen_spec(p)).map_err(|e| e.to_string())?;
+        let nodes = setup.node_map().num_nodes().max(1) as u64;
+        largest_file_fits(p, &encoder, ranks.div_ceil(nodes), memory)?;
     }
     let mut found = 0;
     if p.workflow.train {
@@ -38,7 +41,6 @@ pub(super) fn check(cmd: &DlioCommand, setup: &RankSetup) -> Result<Checked<Prep
     }
     let output_dir = output_dir(p);
     check_output(&output_dir)?;
-    let memory = results::capture(None).memory_bytes;
     let system = System {
         accelerators: ranks,
         hosts: setup.node_map().num_nodes() as u64,
@@ -80,6 +82,48 @@ fn short_ranks_message(p: &DlioParams, ranks: u64, short: &[u64]) -> String {
          make the training samples a multiple of batch x ranks ({unit}), e.g. ++workload.dataset.num_files_train={fix}",
         names.join(", ")
     )
+}
+
+/// Each rank makes one whole file in memory before writing it: the largest file the size
+/// distribution draws, times the ranks a node runs, must fit in half the host's memory
+/// (`memory` bytes; 0 when unknown skips the check). Otherwise the generation would fail, or
+/// be killed for memory, mid-way.
+fn largest_file_fits(
+    p: &DlioParams,
+    encoder: &FileEncoder,
+    writers_per_node: u64,
+    memory: u64,
+) -> Result<(), String> {
+    let samples = p.dataset.num_samples_per_file;
+    let largest = [
+        (Split::Train, p.dataset.num_files_train),
+        (Split::Valid, p.dataset.num_files_eval),
+    ]
+    .into_iter()
+    .filter_map(|(split, n)| Some((split, encoder.sizes().largest(split, n)?)))
+    .max_by_key(|(_, (_, d))| d.sample_bytes());
+    let Some((split, (index, dims))) = largest else {
+        return Ok(());
+    };
+    let file = dims.sample_bytes().saturating_mul(samples);
+    let need = file.saturating_mul(writers_per_node.max(1));
+    if memory == 0 || need <= memory / 2 {
+        return Ok(());
+    }
+    let mib = |b: u64| b as f64 / 1_048_576.0;
+    Err(format!(
+        "dataset.record_length_bytes_stdev: the size distribution draws {} file {index} of {}x{} bytes x {samples} samples ({:.0} MiB); \
+         {writers_per_node} rank(s) per node each hold one file while generating: {:.0} MiB, more than half this host's memory ({:.0} MiB). \
+         Lower record_length_bytes_stdev (now {}, against a mean of {}), record_length_bytes or num_samples_per_file, or use fewer ranks per node",
+        split.folder(),
+        dims.rows,
+        dims.cols,
+        mib(file),
+        mib(need),
+        mib(memory),
+        p.dataset.record_length_bytes_stdev,
+        p.dataset.record_length_bytes,
+    ))
 }
 
 /// A training run without generation needs its data set: the split folder with at least

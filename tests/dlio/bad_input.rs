@@ -56,6 +56,34 @@ fn an_unknown_key_and_an_unsupported_format_are_refused_by_name() {
 }
 
 #[test]
+fn a_file_drawn_too_large_for_memory_is_refused_before_generating() {
+    let d = shm();
+    let data = d.path().join("data");
+    let r = dlio(
+        &data,
+        &d.path().join("out"),
+        &[
+            "++workload.workflow.generate_data=True",
+            "++workload.workflow.train=False",
+            // A spread far above the 64 KiB mean: some file is drawn at terabytes.
+            "++workload.dataset.record_length_bytes_stdev=1000000000000",
+            "++workload.dataset.num_files_train=64",
+            "--tasks",
+            "2",
+        ],
+    )
+    .code(2);
+    for part in [
+        "dataset.record_length_bytes_stdev: the size distribution draws train file ",
+        "2 rank(s) per node each hold one file while generating",
+        "more than half this host's memory",
+    ] {
+        assert!(r.stderr.contains(part), "{part}: {}", r.stderr);
+    }
+    assert!(!data.exists(), "nothing made");
+}
+
+#[test]
 fn a_layout_where_the_last_rank_runs_short_is_refused_with_a_fix() {
     let d = shm();
     // 10 samples over 4 ranks, batch 2: ranks hold 3, 3, 3 and 1; the epoch has 1 step, which

@@ -78,6 +78,14 @@ impl SizeModel {
         }
     }
 
+    /// The file of the first `count` of `split` with the most sample bytes, and its shape
+    /// (`None` for none): what one writer must hold at once, known before any I/O.
+    pub fn largest(&self, split: Split, count: u64) -> Option<(u64, Dims)> {
+        (0..count)
+            .map(|i| (i, self.dims(split, i)))
+            .max_by_key(|(_, d)| d.sample_bytes())
+    }
+
     /// `max(int(μ + σ·z), 1)`, as DLIO clips.
     fn side(&self, z: f64) -> u64 {
         let x = self.mean_side as f64 + self.side_stdev * z;

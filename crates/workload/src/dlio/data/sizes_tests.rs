@@ -109,3 +109,16 @@ proptest! {
         prop_assert!((stdev / want_stdev - 1.0).abs() < 0.05, "stdev {} want {}", stdev, want_stdev);
     }
 }
+
+#[test]
+fn the_largest_file_is_the_largest_draw() {
+    let model = SizeModel::new(1 << 20, 1 << 19, 7);
+    let (index, dims) = model.largest(Split::Train, 500).unwrap();
+    let all: Vec<u64> = (0..500)
+        .map(|i| model.dims(Split::Train, i).sample_bytes())
+        .collect();
+    assert_eq!(dims.sample_bytes(), *all.iter().max().unwrap());
+    assert_eq!(model.dims(Split::Train, index), dims);
+    assert!(dims.sample_bytes() > 1 << 20, "{dims:?}");
+    assert_eq!(model.largest(Split::Valid, 0), None);
+}
