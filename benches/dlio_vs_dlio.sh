@@ -33,6 +33,21 @@ leaves out start-up (DLIO imports TensorFlow and PyTorch in every rank); "whole"
 run's (getrusage). Then the goals, and whether DLIO trains on iogauge's generated files and
 iogauge on DLIO's (one rank, one epoch).
 
+Where the AU goes: from each run's rank-0 <rank>_output.json and per-epoch stats (both tools
+write them with DLIO's names), per step after the first of each epoch: "load" (the wait for
+the batch), "over" (proc - load - the configured computation_time: the emulated compute's
+overrun, Python's sleep and call overhead in DLIO), "between" (the block's time outside
+proc: the barrier and loop). DLIO 2.0.0 puts the configured computation_time in its AU's
+numerator, so "over" counts as lost there; MLPerf Storage's DLIO branch and iogauge put the
+measured compute there. "AU meas" is AU with the measured compute (sum of proc - load over
+the block's time after the first step), DLIO's AU as MLPerf's branch would compute it.
+
+Storage-bound mode (-t MBPS): each measured run reads through a block-I/O throttle of MBPS
+MB/s on the device under DIR (a cgroup: v2 io.max, or v1 blkio.throttle.read_bps_device),
+after `sync` and dropping the page cache, for one epoch (the throttle holds for data read from
+the device only; a later epoch would read the page cache). There the storage, not either
+client, sets the pace: the same AU is expected of both tools (goal 1). Needs root.
+
 Options (each also settable through the environment variable named in brackets):
   -w LIST    workloads, comma-separated          [WORKLOADS, default resnet50_h100,unet3d_h100]
   -r LIST    rank counts, comma-separated        [RANKS, default 1,2,4]
@@ -41,6 +56,7 @@ Options (each also settable through the environment variable named in brackets):
   -d DIR     directory for the data sets         [DIR, default /var/tmp]
   -l LOGDIR  keep every run's log and summary.json there              [LOGDIR]
   -D         DLIO only (no iogauge): check the DLIO side               [DLIO_ONLY=1]
+  -t MBPS    storage-bound mode: read throttle in MB/s (one epoch)     [THROTTLE]
   -h         this help
 
 Environment only: IOGAUGE (default: built with `cargo build --release` here), DLIO_VENV
@@ -74,11 +90,12 @@ EPOCHS=${EPOCHS:-2}
 DIR=${DIR:-/var/tmp}
 LOGDIR=${LOGDIR:-}
 DLIO_ONLY=${DLIO_ONLY:-0}
+THROTTLE=${THROTTLE:-}
 PYTHON=${PYTHON:-python3}
 MPIRUN=${MPIRUN:-mpirun}
 DLIO_VERSION=2.0.0
 DLIO_VENV=${DLIO_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/iogauge-bench/dlio-venv}
-while getopts ":w:r:n:e:d:l:Dh" opt; do
+while getopts ":w:r:n:e:d:l:t:Dh" opt; do
   case $opt in
     w) WORKLOADS=$OPTARG ;;
     r) RANKS=$OPTARG ;;
@@ -87,6 +104,7 @@ while getopts ":w:r:n:e:d:l:Dh" opt; do
     d) DIR=$OPTARG ;;
     l) LOGDIR=$OPTARG ;;
     D) DLIO_ONLY=1 ;;
+    t) THROTTLE=$OPTARG ;;
     h) usage; exit 0 ;;
     :) echo "dlio_vs_dlio.sh: -$OPTARG needs a value (see -h)" >&2; exit 2 ;;
     *) echo "dlio_vs_dlio.sh: unknown option -$OPTARG (see -h)" >&2; exit 2 ;;
@@ -108,6 +126,11 @@ for wl in "${WL_LIST[@]}"; do
   esac
 done
 [ -d "$DIR" ] && [ -w "$DIR" ] || die_usage "DIR '$DIR' does not exist or is not writable"
+if [ -n "$THROTTLE" ]; then
+  [[ $THROTTLE =~ ^[1-9][0-9]*$ ]] || die_usage "THROTTLE '$THROTTLE' is not a whole number of MB/s"
+  [ "$(id -u)" = 0 ] || die_usage "-t needs root (a cgroup throttle and dropping the page cache)"
+  EPOCHS=1
+fi
 [ -z "$LOGDIR" ] || mkdir -p "$LOGDIR" || die_usage "cannot create LOGDIR '$LOGDIR'"
 command -v python3 >/dev/null || die_usage "python3 not found"
 command -v "$PYTHON" >/dev/null || die_usage "PYTHON '$PYTHON' not found"
@@ -196,8 +219,35 @@ fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dlio_vs_dlio.XXXXXX")
 DATA=$(mktemp -d "$DIR/dlio_vs_dlio.XXXXXX")
 export XDG_DATA_HOME=$WORK/data-home
-cleanup() { rm -rf -- "$DATA" "$WORK"; }
+CGROUP=
+cleanup() {
+  rm -rf -- "$DATA" "$WORK"
+  [ -z "$CGROUP" ] || rmdir "$CGROUP" 2>/dev/null || true
+}
 trap cleanup EXIT
+
+# The throttle: a cgroup of its own limiting reads from the whole disk under DIR.
+if [ -n "$THROTTLE" ]; then
+  src=$(df --output=source "$DATA" | tail -n 1)
+  disk=$(lsblk -no PKNAME "$src" 2>/dev/null | head -n 1)
+  [ -n "$disk" ] || disk=$(basename "$src")
+  majmin=$(cat "/sys/class/block/$disk/dev" 2>/dev/null) ||
+    die "no block device under $DIR ($src): -t needs one"
+  bps=$((THROTTLE * 1000000))
+  if grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+    CGROUP=/sys/fs/cgroup/dlio_vs_dlio.$$
+    mkdir "$CGROUP" && echo "$majmin rbps=$bps" >"$CGROUP/io.max" ||
+      die "cannot set io.max in $CGROUP"
+  elif [ -d /sys/fs/cgroup/blkio ]; then
+    CGROUP=/sys/fs/cgroup/blkio/dlio_vs_dlio.$$
+    mkdir "$CGROUP" && echo "$majmin $bps" >"$CGROUP/blkio.throttle.read_bps_device" ||
+      die "cannot set blkio.throttle.read_bps_device in $CGROUP"
+  else
+    die "-t needs cgroup v2's io controller or v1's blkio"
+  fi
+  echo "storage-bound mode: reads from /dev/$disk ($majmin) throttled to $THROTTLE MB/s in $CGROUP;" \
+    "page cache dropped before each run; 1 epoch"
+fi
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -221,6 +271,15 @@ scale() { # workload tool -> overrides, one per line
         "++workload.dataset.$rl=4194304" "++workload.dataset.${rl}_stdev=1955330" \
         ++workload.workflow.checkpoint=False
       ;;
+  esac
+}
+
+# The configured computation_time of each scaled workload (the value scale() gives or the
+# shipped config's), for the per-step breakdown.
+nominal() {
+  case $1 in
+    resnet50_h100) echo 0.056 ;;
+    unet3d_h100) echo 0.323 ;;
   esac
 }
 
@@ -292,15 +351,21 @@ run_tool() { # tool workload ranks data_dir epochs
   out=$(mktemp -d "$WORK/out/$tool-$wl-$n-e$epochs.XXXX")
   log=$out.log
   "${tool}_cmd" "$wl" "$n" "$data" "$out" "++workload.train.epochs=$epochs"
+  if [ -n "$CGROUP" ]; then
+    sync
+    echo 3 >/proc/sys/vm/drop_caches
+    # shellcheck disable=SC2016
+    CMD=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CGROUP" "${CMD[@]}")
+  fi
   if ! times=$(timed "$log" "$out.cpu" "${CMD[@]}"); then
     echo "dlio_vs_dlio.sh: $tool failed (${CMD[*]}); last lines of its log:" >&2
     tail -n 25 "$log" >&2
     return 1
   fi
   keep "$out" "$log"
-  python3 - "$out" "$times" <<'PY'
+  python3 - "$out" "$times" "$(nominal "$wl")" <<'PY'
 import bisect, datetime, glob, json, sys
-out, times = sys.argv[1], sys.argv[2]
+out, times, nominal = sys.argv[1], sys.argv[2], float(sys.argv[3])
 m = json.load(open(f"{out}/summary.json"))["metric"]
 # DLIO 2.0.0 writes rank 0's per_epoch_stats.json; iogauge (like MLPerf's DLIO branch) one
 # per rank: the window is the earliest start to the latest end.
@@ -320,8 +385,28 @@ def cpu_at(t):  # linear between the samples around t
     (t0, c0), (t1, c1) = pts[i - 1], pts[i]
     return c0 + (c1 - c0) * (t - t0) / (t1 - t0) if t1 > t0 else c1
 
+# Where rank 0's time went, per step after each epoch's first: the wait for the batch, the
+# compute's overrun of the configured time, and the block's time outside proc; and AU with
+# the measured compute (proc - load) over the block's time after the first step.
+stats = json.load(open(glob.glob(f"{out}/per_epoch_stats.json")[0] if glob.glob(f"{out}/per_epoch_stats.json")
+                       else f"{out}/0_per_epoch_stats.json"))
+rank0 = json.load(open(f"{out}/0_output.json"))
+load = over = between = 0.0
+steps, aus = 0, []
+for epoch, e in stats.items():
+    b = e["block1"]
+    span = stamp(b["end"]) - stamp(b["start"])
+    r = rank0[epoch]
+    ld, pr = r["load"]["block1"], r["proc"]["block1"]
+    load += sum(ld[1:])
+    over += sum(p - l - nominal for p, l in zip(pr[1:], ld[1:]))
+    between += span - sum(pr)
+    steps += len(pr) - 1
+    aus.append(100 * sum(p - l for p, l in zip(pr[1:], ld[1:])) / (span - pr[0]))
+ms = lambda x: 1000 * x / max(steps, 1)
 print(f'{m["train_au_mean_percentage"]:.3f} {m["train_throughput_mean_samples_per_second"]:.3f} '
-      f'{times} {cpu_at(end) - cpu_at(start):.3f} {end - start:.3f}')
+      f'{times} {cpu_at(end) - cpu_at(start):.3f} {end - start:.3f} '
+      f'{sum(aus) / len(aus):.3f} {ms(load):.3f} {ms(over):.3f} {ms(between):.3f}')
 PY
 }
 keep() { # out_dir log
@@ -391,7 +476,7 @@ for wl in "${WL_LIST[@]}"; do
 done
 [ ! -s "$CROSS" ] || sed 's/^/  /' "$CROSS"
 
-echo "tool workload ranks round au_% samples/s cpu_s wall_s epochs_cpu_s epochs_s"
+echo "tool workload ranks round au_% samples/s cpu_s wall_s epochs_cpu_s epochs_s au_meas_% load_ms over_ms between_ms"
 for r in $(seq 1 "$RUNS"); do
   for wl in "${WL_LIST[@]}"; do
     for n in "${RANK_LIST[@]}"; do
@@ -405,15 +490,16 @@ for r in $(seq 1 "$RUNS"); do
   done
 done
 
-python3 - "$RESULTS" "$BYTES" "$EPOCHS" <<'PY'
+python3 - "$RESULTS" "$BYTES" "$EPOCHS" "$THROTTLE" <<'PY'
 import statistics as st, sys
+THROTTLE = sys.argv[4]
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 size = {w: int(b) for w, b in (l.split() for l in open(sys.argv[2]) if l.strip())}
 E = int(sys.argv[3])
 GiB = 1 << 30
 runs = {}
-for tool, wl, n, r, au, sps, cpu, wall, ecpu, esec in rows:
-    runs.setdefault((wl, int(n), tool), []).append(tuple(map(float, (au, sps, cpu, wall, ecpu, esec))))
+for tool, wl, n, r, *figures in rows:
+    runs.setdefault((wl, int(n), tool), []).append(tuple(map(float, figures)))
 
 med = st.median
 table = {}
@@ -422,40 +508,55 @@ for (wl, n, tool), rs in runs.items():
     table[(wl, n, tool)] = dict(
         au=med(x[0] for x in rs), au_lo=min(x[0] for x in rs), au_hi=max(x[0] for x in rs),
         sps=med(x[1] for x in rs), whole=med(x[2] / gib for x in rs),
-        epochs=med(x[4] / gib for x in rs), wall=med(x[3] for x in rs))
+        epochs=med(x[4] / gib for x in rs), wall=med(x[3] for x in rs),
+        au_meas=med(x[6] for x in rs), load=med(x[7] for x in rs), over=med(x[8] for x in rs),
+        between=med(x[9] for x in rs))
 
 print()
 print(f"Medians over rounds (AU band: min-max over rounds). Client CPU s/GiB: user+sys of the")
 print(f"process tree over the bytes of {E} epochs ({E} x the data set); 'epochs' counts the CPU")
 print("from the first epoch's start to the last one's end only, 'whole' the whole run (start-up")
 print("included: DLIO imports TensorFlow and PyTorch in every rank).")
+print("Per step of rank 0 after each epoch's first, ms: load (wait for the batch), over (compute")
+print("beyond the configured time), between (barrier and loop); AU meas: AU with the measured compute.")
 print(f'{"workload":14} {"ranks":>5} {"tool":8} {"AU %":>6} {"band":>11} {"samples/s":>10} '
-      f'{"CPU s/GiB epochs":>16} {"whole":>7} {"wall s":>7}')
+      f'{"CPU s/GiB epochs":>16} {"whole":>7} {"wall s":>7} {"AU meas":>7} {"load":>7} {"over":>6} '
+      f'{"between":>7}')
 for key in sorted(table):
     wl, n, tool = key
     t = table[key]
     print(f'{wl:14} {n:5} {tool:8} {t["au"]:6.1f} {t["au_lo"]:5.1f}-{t["au_hi"]:5.1f} '
-          f'{t["sps"]:10.1f} {t["epochs"]:16.2f} {t["whole"]:7.2f} {t["wall"]:7.1f}')
+          f'{t["sps"]:10.1f} {t["epochs"]:16.2f} {t["whole"]:7.2f} {t["wall"]:7.1f} '
+          f'{t["au_meas"]:7.1f} {t["load"]:7.2f} {t["over"]:6.2f} {t["between"]:7.2f}')
 
 tools = {k[2] for k in table}
 if {"iogauge", "dlio"} <= tools:
     print()
     print("Goals")
-    print("1. Same AU as DLIO where DLIO's client is not the bottleneck (DLIO's AU >= 90 %);")
-    print("   'same' here: the iogauge median within 2 points of DLIO's median or inside DLIO's band.")
+    if THROTTLE:
+        print(f"1. Same AU as DLIO where DLIO's client is not the bottleneck: here the storage is")
+        print(f"   ({THROTTLE} MB/s throttle, page cache dropped), for every rank count;")
+    else:
+        print("1. Same AU as DLIO where DLIO's client is not the bottleneck (DLIO's AU >= 90 %;")
+        print("   with cached data, DLIO's per-step load and overhead above are its client's);")
+    print("   'same' here: the iogauge median within 2 points of DLIO's median or inside DLIO's band;")
+    print("   'meas': against DLIO's AU with its measured compute (MLPerf's branch's definition).")
     for (wl, n, tool), d in sorted(table.items()):
         if tool != "dlio":
             continue
         g = table.get((wl, n, "iogauge"))
         if g is None:
             continue
-        applies = d["au"] >= 90
+        applies = bool(THROTTLE) or d["au"] >= 90
         same = abs(g["au"] - d["au"]) <= 2 or d["au_lo"] <= g["au"] <= d["au_hi"]
         verdict = ("same" if same else "differs") if applies else "n/a (DLIO's client below 90 %)"
+        meas = "same" if abs(g["au"] - d["au_meas"]) <= 2 else "differs"
         print(f'   {wl:14} {n} ranks: iogauge {g["au"]:.1f} % vs DLIO {d["au"]:.1f} % '
-              f'(diff {g["au"] - d["au"]:+.1f}): {verdict}')
+              f'(diff {g["au"] - d["au"]:+.1f}): {verdict}; vs DLIO meas {d["au_meas"]:.1f} %: {meas}')
     ranks = sorted({k[1] for k in table})
-    if any(k[0] == "resnet50_h100" for k in table):
+    if THROTTLE:
+        print("2., 3.: in the normal mode (no -t): the throttle, not the clients, sets the pace here.")
+    if not THROTTLE and any(k[0] == "resnet50_h100" for k in table):
         print("2. resnet50: at least 4x DLIO's emulated accelerators per client at AU >= 90 %")
         best = {}
         for tool in ("iogauge", "dlio"):
@@ -471,7 +572,7 @@ if {"iogauge", "dlio"} <= tools:
             bound = ">= " if best["iogauge"] == ranks[-1] else ""
             print(f"   ratio iogauge/DLIO: {bound}{ratio:.1f}x: "
                   + ("met" if ratio >= 4 else "not shown by the ranks tried" if bound else "not met"))
-    if any(k[0] == "unet3d_h100" for k in table):
+    if not THROTTLE and any(k[0] == "unet3d_h100" for k in table):
         print("3. unet3d: client CPU s/GiB (over the epochs) at most a quarter of DLIO's")
         for n in ranks:
             g, d = table.get(("unet3d_h100", n, "iogauge")), table.get(("unet3d_h100", n, "dlio"))
