@@ -6,7 +6,7 @@ use crate::fault::{self, Faults};
 use crate::options::{EngineOption, Workload};
 use crate::{
     Caps, DirEntry, Engine, EngineConfig, EngineFile, FileKind, FileStat, OpenHints, OpenMode,
-    OptKind, QueueSpec, QueuedFile, Target, TargetInfo,
+    OptKind, QueuedFile, SlotBuffers, Target, TargetInfo,
 };
 use std::io;
 use std::time::Duration;
@@ -225,7 +225,7 @@ impl Engine for DummyEngine {
         _target: Target<'_>,
         mode: OpenMode,
         hints: &OpenHints,
-        spec: QueueSpec,
+        bufs: SlotBuffers,
     ) -> io::Result<Box<dyn QueuedFile>> {
         if self.queue.depth == 0 {
             return Err(io::Error::new(
@@ -238,7 +238,7 @@ impl Engine for DummyEngine {
             pause(self.delays.create_us);
         }
         Ok(Box::new(DummyQueue::new(
-            spec,
+            bufs,
             self.queue,
             self.faults.clone(),
         )))

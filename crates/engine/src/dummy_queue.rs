@@ -8,8 +8,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use crate::fault::Faults;
-use crate::queue::{admit, Completion, QueueSpec, QueuedFile, Request};
-use crate::AlignedBuf;
+use crate::queue::{admit, Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
 
 /// How the queue completes its requests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -36,7 +35,7 @@ pub struct DummyQueue {
     spec: QueueSpec,
     timing: QueueTiming,
     faults: Faults,
-    bufs: Vec<AlignedBuf>,
+    bufs: SlotBuffers,
     pushed: Vec<(Request, u64)>,
     flying: Vec<Flight>,
     submitted: u64,
@@ -45,14 +44,13 @@ pub struct DummyQueue {
 }
 
 impl DummyQueue {
-    pub fn new(spec: QueueSpec, timing: QueueTiming, faults: Faults) -> Self {
+    pub fn new(bufs: SlotBuffers, timing: QueueTiming, faults: Faults) -> Self {
+        let spec = bufs.spec();
         DummyQueue {
             spec,
             timing,
             faults,
-            bufs: (0..spec.depth)
-                .map(|_| AlignedBuf::new(spec.buf_len, 4096))
-                .collect(),
+            bufs,
             pushed: Vec::with_capacity(spec.depth),
             flying: Vec::with_capacity(spec.depth),
             submitted: 0,
@@ -107,7 +105,7 @@ impl DummyQueue {
 
 impl QueuedFile for DummyQueue {
     fn buffer(&mut self, slot: usize) -> &mut [u8] {
-        self.bufs[slot].as_mut_slice()
+        self.bufs.slot(slot)
     }
 
     fn push(&mut self, req: Request, token: u64) -> io::Result<()> {
@@ -144,14 +142,15 @@ impl QueuedFile for DummyQueue {
         self.pushed.len() + self.flying.len()
     }
 
-    fn close(self: Box<Self>) -> io::Result<()> {
+    fn close(self: Box<Self>) -> io::Result<SlotBuffers> {
         if self.in_flight() > 0 {
             return Err(io::Error::other(format!(
                 "closed with {} requests in flight",
                 self.in_flight()
             )));
         }
-        self.faults.op()
+        self.faults.op()?;
+        Ok(self.bufs)
     }
 }
 
@@ -169,7 +168,7 @@ mod tests {
             complete_delay: Duration::from_millis(delay_ms),
             reorder,
         };
-        DummyQueue::new(spec, timing, Faults::default())
+        DummyQueue::new(SlotBuffers::new(spec), timing, Faults::default())
     }
 
     fn write(slot: usize) -> Request {
@@ -243,7 +242,7 @@ mod tests {
         };
         // Operation 2 fails with ENOSPC; transfer 3 (of those that did not fail) is short.
         let faults = Faults::new(2, 28, 3, 0, 0);
-        let mut q = DummyQueue::new(spec, QueueTiming::default(), faults);
+        let mut q = DummyQueue::new(SlotBuffers::new(spec), QueueTiming::default(), faults);
         for slot in 0..4 {
             q.push(write(slot), slot as u64).unwrap();
         }

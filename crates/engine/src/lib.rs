@@ -44,7 +44,7 @@ pub use fault::check_fault_rank;
 pub use mmap::MmapEngine;
 pub use options::{EngineOption, IoShape, OptKind, OptValue, Workload};
 pub use posix::PosixEngine;
-pub use queue::{Completion, QueueSpec, QueuedFile, Request};
+pub use queue::{Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
 pub use registry::{
     all_options, build, check, check_target, find_ior_key, find_option, for_target, lookup,
     metadata_engines, module_of, EngineError, EngineInfo, RefusedApi, ALIASES, ENGINES,
@@ -182,15 +182,16 @@ pub trait Engine: Send {
     fn depth(&self) -> usize {
         1
     }
-    /// Opens a file for queued I/O (engines with `Caps::queued`): `spec.depth` requests in
-    /// flight at most, each with a buffer of `spec.buf_len` bytes the file owns. The default
-    /// is unsupported: a synchronous engine never pretends to queue.
+    /// Opens a file for queued I/O (engines with `Caps::queued`): `bufs.spec().depth` requests
+    /// in flight at most, each with its slot's buffer of `bufs`, which the file holds until its
+    /// close hands them back. The default is unsupported: a synchronous engine never pretends
+    /// to queue.
     fn open_queued(
         &self,
         _target: Target<'_>,
         _mode: OpenMode,
         _hints: &OpenHints,
-        _spec: QueueSpec,
+        _bufs: SlotBuffers,
     ) -> io::Result<Box<dyn QueuedFile>> {
         Err(io::Error::new(
             io::ErrorKind::Unsupported,

@@ -1,8 +1,11 @@
 //! The queued model: many requests in flight on one open file. A caller pushes requests with a
 //! token of its own, hands them to the device in batches, and learns of each one's end later,
-//! possibly out of order. The file owns the buffers (one per slot of its depth), so a buffer
-//! stays where the device can reach it for as long as a request uses it, and an engine may
-//! register them with the kernel once (io_uring's fixed buffers).
+//! possibly out of order. The file holds the buffers (one per slot of its depth) while it is
+//! open, so a buffer stays where the device can reach it for as long as a request uses it, and
+//! an engine may register them with the kernel once (io_uring's fixed buffers). The caller
+//! makes them ([`SlotBuffers`]) before it opens the file and gets them back from `close`, so
+//! that allocating and freeing them stays out of a timed open and close (fio makes its
+//! buffers before its clock starts; IOR its buffer before its open timer).
 //!
 //! The contract (`docs/engines.md`; `conformance` checks it):
 //! - a slot's buffer is the caller's between the completion of the request that used it and the
@@ -24,13 +27,53 @@
 
 use std::io;
 
+use crate::AlignedBuf;
+
+/// Alignment of every slot's buffer: O_DIRECT's on any device, and a page.
+pub const SLOT_ALIGN: usize = 4096;
+
 /// What a queued file is opened with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct QueueSpec {
     /// Requests in flight at most, and the number of buffer slots.
     pub depth: usize,
     /// Bytes of each slot's buffer (the transfer size).
     pub buf_len: usize,
+}
+
+/// The buffers of a queue's slots: `depth` buffers of `buf_len` bytes, zeroed, aligned to
+/// [`SLOT_ALIGN`]. Lent to a queued file at its open and handed back by its close. The
+/// default holds none.
+#[derive(Debug, Default)]
+pub struct SlotBuffers {
+    spec: QueueSpec,
+    bufs: Vec<AlignedBuf>,
+}
+
+impl SlotBuffers {
+    /// Allocates (and zeroes, so touches) every buffer of `spec`.
+    pub fn new(spec: QueueSpec) -> SlotBuffers {
+        SlotBuffers {
+            spec,
+            bufs: (0..spec.depth)
+                .map(|_| AlignedBuf::new(spec.buf_len, SLOT_ALIGN))
+                .collect(),
+        }
+    }
+
+    pub fn spec(&self) -> QueueSpec {
+        self.spec
+    }
+
+    /// Slot `slot`'s buffer. Panics past the depth.
+    pub fn slot(&mut self, slot: usize) -> &mut [u8] {
+        self.bufs[slot].as_mut_slice()
+    }
+
+    /// Every buffer's address and length, in slot order (for registering them).
+    pub fn regions(&mut self) -> impl Iterator<Item = (*mut u8, usize)> + '_ {
+        self.bufs.iter_mut().map(|b| (b.as_mut_ptr(), b.len()))
+    }
 }
 
 /// One request. `slot` names the buffer; `at` the first byte of it the request uses (the rest
@@ -82,8 +125,8 @@ pub trait QueuedFile: Send {
     fn submit(&mut self, wait: usize, out: &mut Vec<Completion>) -> io::Result<()>;
     /// Requests pushed and not yet returned as completions.
     fn in_flight(&self) -> usize;
-    /// Closes the file; every request must have completed.
-    fn close(self: Box<Self>) -> io::Result<()>;
+    /// Closes the file and hands its buffers back; every request must have completed.
+    fn close(self: Box<Self>) -> io::Result<SlotBuffers>;
 }
 
 /// The error of a push beyond the depth.

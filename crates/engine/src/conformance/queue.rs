@@ -8,26 +8,42 @@ use std::io::ErrorKind;
 use std::path::Path;
 
 use super::check::{done, ensure, fails_with, pattern, Outcome};
-use crate::{Completion, Engine, OpenHints, OpenMode, QueueSpec, QueuedFile, Request, Target};
+use crate::{
+    Completion, Engine, OpenHints, OpenMode, QueueSpec, QueuedFile, Request, SlotBuffers, Target,
+};
 
 const DEPTH: usize = 4;
 const BLOCK: usize = 4096;
 /// Blocks of the round trip, four times the depth, written in this (shuffled) order.
 const ORDER: [u64; 16] = [9, 2, 14, 0, 7, 11, 4, 15, 1, 12, 6, 3, 13, 8, 10, 5];
 
+const SPEC: QueueSpec = QueueSpec {
+    depth: DEPTH,
+    buf_len: BLOCK,
+};
+
 fn open(e: &dyn Engine, path: &Path, mode: OpenMode) -> Result<Box<dyn QueuedFile>, String> {
-    let spec = QueueSpec {
-        depth: DEPTH,
-        buf_len: BLOCK,
-    };
     let hints = OpenHints {
         file_size: (ORDER.len() * BLOCK) as u64,
         rank: 0,
     };
     done(
         "open_queued",
-        e.open_queued(Target::from(path), mode, &hints, spec),
+        e.open_queued(Target::from(path), mode, &hints, SlotBuffers::new(SPEC)),
     )
+}
+
+/// Closes `f`; it hands back the buffers it was opened with, with what the last requests left
+/// in them.
+fn close(f: Box<dyn QueuedFile>) -> Result<SlotBuffers, String> {
+    let bufs = done("close", f.close())?;
+    ensure(bufs.spec() == SPEC, || {
+        format!(
+            "close handed back buffers of {:?}, not {SPEC:?}",
+            bufs.spec()
+        )
+    })?;
+    Ok(bufs)
 }
 
 /// Waits for what is in flight; every token must come back once.
@@ -104,7 +120,7 @@ pub fn bound_and_tokens(e: &dyn Engine, dir: &Path) -> Outcome {
     ensure(seen.get(&7).map(|c| c.result) == Some(Ok(0)), || {
         format!("the sync completed as {:?}", seen.get(&7))
     })?;
-    done("close", f.close())
+    close(f).map(drop)
 }
 
 /// Blocks written through the queue in a shuffled order, slots reused as they complete,
@@ -148,7 +164,7 @@ pub fn round_trip(e: &dyn Engine, dir: &Path) -> Outcome {
     ensure(seen.values().all(|c| c.result == Ok(BLOCK)), || {
         "a write moved other than the whole block".to_string()
     })?;
-    done("close", f.close())?;
+    close(f)?;
     let size = (ORDER.len() * BLOCK) as u64;
     let got = done("file_size", e.file_size(Target::from(&path)))?;
     ensure(got == size, || format!("file_size is {got}, not {size}"))?;
@@ -191,15 +207,19 @@ pub fn round_trip(e: &dyn Engine, dir: &Path) -> Outcome {
             format!("a read at {offset} of a {size}-byte file returned {result:?}, not {want}")
         })?;
     }
-    done("close", r.close())?;
+    let mut bufs = close(r)?;
+    ensure(
+        bufs.slot(0)[..100] == pattern(BLOCK, 15)[BLOCK - 100..],
+        || "the buffers handed back do not hold the last read".to_string(),
+    )?;
     match e.open_queued(
         Target::from(&dir.join("missing")),
         OpenMode::ReadOnly,
         &OpenHints::default(),
-        QueueSpec {
+        SlotBuffers::new(QueueSpec {
             depth: 1,
             buf_len: BLOCK,
-        },
+        }),
     ) {
         Err(err) if err.kind() == ErrorKind::NotFound => Ok(()),
         Err(err) => Err(format!(

@@ -11,9 +11,9 @@ use std::path::Path;
 
 use io_uring::{opcode, squeue, types, IoUring};
 
-use super::{UringOpts, DIRECT_ALIGN};
-use crate::queue::{admit, Completion, QueueSpec, QueuedFile, Request};
-use crate::{AlignedBuf, OpenMode};
+use super::UringOpts;
+use crate::queue::{admit, Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
+use crate::OpenMode;
 
 /// Mode of files the benchmark creates (as POSIX's, IOR's 0664).
 const FILE_MODE: u32 = 0o664;
@@ -24,7 +24,8 @@ pub struct UringFile {
     ring: IoUring,
     file: Option<File>,
     fd: RawFd,
-    bufs: Vec<AlignedBuf>,
+    /// The caller's, lent until `close` hands them back.
+    bufs: SlotBuffers,
     spec: QueueSpec,
     fixed_bufs: bool,
     fixed_file: bool,
@@ -38,7 +39,13 @@ pub struct UringFile {
 }
 
 impl UringFile {
-    pub fn open(path: &Path, mode: OpenMode, spec: QueueSpec, o: &UringOpts) -> io::Result<Self> {
+    pub fn open(
+        path: &Path,
+        mode: OpenMode,
+        mut bufs: SlotBuffers,
+        o: &UringOpts,
+    ) -> io::Result<Self> {
+        let spec = bufs.spec();
         let mut opts = OpenOptions::new();
         match mode {
             OpenMode::CreateTruncate => opts.read(true).write(true).create(true).truncate(true),
@@ -50,19 +57,17 @@ impl UringFile {
         let file = opts.open(path)?;
         let fd = file.as_raw_fd();
         let ring = super::probe::new_ring(spec.depth.max(1) as u32, o.sqpoll)?;
-        let bufs: Vec<AlignedBuf> = (0..spec.depth)
-            .map(|_| AlignedBuf::new(spec.buf_len, DIRECT_ALIGN))
-            .collect();
         if o.fixed_bufs {
             let iovecs: Vec<libc::iovec> = bufs
-                .iter()
-                .map(|b| libc::iovec {
-                    iov_base: b.as_ptr() as *mut libc::c_void,
-                    iov_len: b.len(),
+                .regions()
+                .map(|(ptr, len)| libc::iovec {
+                    iov_base: ptr as *mut libc::c_void,
+                    iov_len: len,
                 })
                 .collect();
-            // SAFETY: the buffers live as long as the ring (fields of the same value, the ring
-            // dropped first) and are not moved: `AlignedBuf` owns a heap allocation.
+            // SAFETY: the buffers outlive every request (`close` hands them back only with
+            // none in flight, `Drop` drains first) and are not moved: each is a heap
+            // allocation of its own.
             unsafe { ring.submitter().register_buffers(&iovecs)? };
         }
         if o.register_files {
@@ -93,7 +98,7 @@ impl UringFile {
         offset: u64,
     ) -> squeue::Entry {
         // SAFETY: `admit` (at the push) keeps `at + len` within the slot's buffer.
-        let ptr = unsafe { self.bufs[slot].as_mut_ptr().add(at) };
+        let ptr = unsafe { self.bufs.slot(slot).as_mut_ptr().add(at) };
         let len = len as u32;
         let index = slot as u16;
         macro_rules! build {
@@ -177,7 +182,7 @@ impl UringFile {
 
 impl QueuedFile for UringFile {
     fn buffer(&mut self, slot: usize) -> &mut [u8] {
-        self.bufs[slot].as_mut_slice()
+        self.bufs.slot(slot)
     }
 
     fn push(&mut self, req: Request, token: u64) -> io::Result<()> {
@@ -237,7 +242,7 @@ impl QueuedFile for UringFile {
         self.pushed.len() + self.submitted
     }
 
-    fn close(mut self: Box<Self>) -> io::Result<()> {
+    fn close(mut self: Box<Self>) -> io::Result<SlotBuffers> {
         if self.in_flight() > 0 {
             let left = self.in_flight();
             self.drain();
@@ -251,7 +256,7 @@ impl QueuedFile for UringFile {
         if unsafe { libc::close(fd) } != 0 {
             return Err(io::Error::last_os_error());
         }
-        Ok(())
+        Ok(std::mem::take(&mut self.bufs))
     }
 }
 

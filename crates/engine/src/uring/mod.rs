@@ -16,7 +16,7 @@ use std::path::Path;
 use crate::options::{EngineOption, IoShape, Workload};
 use crate::{
     Caps, DirEntry, Engine, EngineConfig, EngineFile, FileStat, OpenHints, OpenMode, OptKind,
-    QueueSpec, QueuedFile, Target, TargetInfo,
+    QueuedFile, SlotBuffers, Target, TargetInfo,
 };
 
 pub use probe::probe;
@@ -245,12 +245,12 @@ impl Engine for UringEngine {
         target: Target<'_>,
         mode: OpenMode,
         _hints: &OpenHints,
-        spec: QueueSpec,
+        bufs: SlotBuffers,
     ) -> io::Result<Box<dyn QueuedFile>> {
         Ok(Box::new(file::UringFile::open(
             path(target)?,
             mode,
-            spec,
+            bufs,
             &self.opts,
         )?))
     }

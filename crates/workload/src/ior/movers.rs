@@ -71,10 +71,12 @@ impl Movers<'_> {
         }
     }
 
-    pub fn close(self) -> std::io::Result<()> {
+    /// Closes the file; a queued file hands back its buffers, for the caller to free after
+    /// its timed close.
+    pub fn close(self) -> std::io::Result<Option<engine::SlotBuffers>> {
         match self {
-            Movers::Sync(m) => m.file.close(),
-            Movers::Queued(q) => q.file.close(),
+            Movers::Sync(m) => m.file.close().map(|()| None),
+            Movers::Queued(q) => q.file.close().map(Some),
         }
     }
 }

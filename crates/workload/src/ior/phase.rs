@@ -7,7 +7,7 @@ use engine::Target;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use engine::{AlignedBuf, OpenHints, OpenMode, QueueSpec};
+use engine::{AlignedBuf, OpenHints, OpenMode, QueueSpec, SlotBuffers};
 use exec::interrupt::Stop;
 use exec::ReduceOp;
 use measure::{now_ns, secs, IntervalSeries, LatencyHistogram};
@@ -143,6 +143,14 @@ pub(crate) fn run_phase(
         let ex = expect(p, tasks, plan.pair_limit);
         bracket::start(a.operation(), plan.iteration, tasks as usize, ex)
     });
+    // A queued engine's buffers, one per slot: made before IOR's barrier and the timed open,
+    // as the one buffer of the synchronous mover is (and as fio makes its buffers before its
+    // clock starts), so that no rank's allocation lands in another's open window.
+    let spec = QueueSpec {
+        depth: ctx.engine.depth().max(1),
+        buf_len: p.transfer_size as usize,
+    };
+    let slot_bufs = ctx.engine.caps().queued.then(|| SlotBuffers::new(spec));
     let mut rec = bracket::prepare(session, comm, ctx.slot, 1, start);
     // IOR's barrier before open; rank 0's clock becomes the epoch of the interval series.
     bracket::epoch(comm, &mut rec)?;
@@ -158,14 +166,10 @@ pub(crate) fn run_phase(
     let write = plan.mode == Mode::Write;
     let open_start = now_ns();
     // The engine's model chooses the mover: one transfer at a time, or many in flight.
-    let mut mover = if ctx.engine.caps().queued {
-        let spec = QueueSpec {
-            depth: ctx.engine.depth().max(1),
-            buf_len: p.transfer_size as usize,
-        };
+    let mut mover = if let Some(bufs) = slot_bufs {
         let file = ctx
             .engine
-            .open_queued(Target::from(&path), mode, &hints, spec)
+            .open_queued(Target::from(&path), mode, &hints, bufs)
             .map_err(|e| IorError::io("open", &path, None, e))?;
         let mut q = QueuedMover::new(file, spec.depth, spec.buf_len, data);
         q.checker = checker;
@@ -261,10 +265,12 @@ pub(crate) fn run_phase(
     let queue = mover.queue();
     let verify = mover.take_verify();
     let close_start = now_ns();
-    mover
+    let slot_bufs = mover
         .close()
         .map_err(|e| IorError::io("close", &path, None, e))?;
     let close_stop = now_ns();
+    // Freed outside the timed close.
+    drop(slot_bufs);
     if plan.mode == Mode::Write {
         comm.barrier()?;
     }

@@ -6,7 +6,7 @@
 use std::io;
 use std::sync::{Arc, Mutex};
 
-use engine::{queue, Completion, QueuedFile, Request};
+use engine::{queue, Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
 use measure::Recorder;
 use plan::ior::DataPacket;
 
@@ -18,7 +18,7 @@ use crate::ior::pattern::AccessPattern;
 /// request moves half its bytes.
 struct Memory {
     data: Arc<Mutex<Vec<u8>>>,
-    bufs: Vec<Vec<u8>>,
+    bufs: SlotBuffers,
     pending: Vec<(Request, u64)>,
     pushed: usize,
     short: Option<usize>,
@@ -30,7 +30,10 @@ impl Memory {
     fn new(depth: usize, len: usize, data: Arc<Mutex<Vec<u8>>>, short: Option<usize>) -> Self {
         Memory {
             data,
-            bufs: vec![vec![0; len]; depth],
+            bufs: SlotBuffers::new(QueueSpec {
+                depth,
+                buf_len: len,
+            }),
             pending: Vec::new(),
             pushed: 0,
             short,
@@ -41,14 +44,15 @@ impl Memory {
 
 impl QueuedFile for Memory {
     fn buffer(&mut self, slot: usize) -> &mut [u8] {
-        &mut self.bufs[slot]
+        self.bufs.slot(slot)
     }
 
     fn push(&mut self, req: Request, token: u64) -> io::Result<()> {
-        if self.pending.len() >= self.bufs.len() {
-            return Err(queue::queue_full(self.bufs.len()));
+        let spec = self.bufs.spec();
+        if self.pending.len() >= spec.depth {
+            return Err(queue::queue_full(spec.depth));
         }
-        queue::check_request(&req, self.bufs.len(), self.bufs[0].len())?;
+        queue::check_request(&req, spec.depth, spec.buf_len)?;
         self.pending.push((req, token));
         let mut most = self.most.lock().unwrap();
         *most = (*most).max(self.pending.len());
@@ -73,7 +77,7 @@ impl QueuedFile for Memory {
                     if data.len() < end {
                         data.resize(end, 0);
                     }
-                    data[offset as usize..end].copy_from_slice(&self.bufs[slot][at..at + n]);
+                    data[offset as usize..end].copy_from_slice(&self.bufs.slot(slot)[at..at + n]);
                     n
                 }
                 Request::Read {
@@ -85,7 +89,7 @@ impl QueuedFile for Memory {
                     let start = (offset as usize).min(data.len());
                     let avail = (data.len() - start).min(len);
                     let n = if cut { avail / 2 } else { avail };
-                    self.bufs[slot][at..at + n].copy_from_slice(&data[start..start + n]);
+                    self.bufs.slot(slot)[at..at + n].copy_from_slice(&data[start..start + n]);
                     n
                 }
                 Request::Sync => 0,
@@ -102,8 +106,8 @@ impl QueuedFile for Memory {
         self.pending.len()
     }
 
-    fn close(self: Box<Self>) -> io::Result<()> {
-        Ok(())
+    fn close(self: Box<Self>) -> io::Result<SlotBuffers> {
+        Ok(self.bufs)
     }
 }
 
