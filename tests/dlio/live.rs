@@ -63,8 +63,10 @@ fn the_endpoint_shows_samples_and_au_while_epochs_run() {
         Some(48.0),
         "{last}"
     );
+    // The compute as measured (the epochs' own figures at their end: each sleep exact to some
+    // µs), not the configured 6.0 s the live readings add up.
     let busy = value(&last, &format!("iogauge_accelerator_busy_seconds_total{e}")).unwrap();
-    assert!((busy - 6.0).abs() < 1e-6, "busy {busy}:\n{last}");
+    assert!(busy > 6.0 && busy < 6.05, "busy {busy}:\n{last}");
     assert!(!last.contains("iogauge_accelerator_utilization{"), "{last}");
     let done = run.wait(Duration::from_secs(20)).ok();
     assert!(done.stdout.contains("AU"), "{}", done.stdout);

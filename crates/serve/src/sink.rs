@@ -73,14 +73,14 @@ impl Sink for MetricsSink {
                 let r = p.result;
                 // A training epoch's samples and compute time, all ranks (live readings of
                 // other processes may lag its end).
-                let (samples, busy_s) =
-                    p.detail
-                        .get::<results::dlio::EpochOutcome>()
-                        .map_or((0, 0.0), |o| {
-                            let ranks = o.ranks.iter();
-                            let busy = ranks.clone().flat_map(|r| &r.compute).sum::<f64>();
-                            (ranks.map(|r| r.samples).sum(), busy)
-                        });
+                let (samples, busy_s) = match p.detail.get::<results::dlio::PhaseOutcome>() {
+                    Some(results::dlio::PhaseOutcome::Epoch(o)) => {
+                        let ranks = o.ranks.iter();
+                        let busy = ranks.clone().flat_map(|r| &r.compute).sum::<f64>();
+                        (ranks.map(|r| r.samples).sum(), busy)
+                    }
+                    _ => (0, 0.0),
+                };
                 let exact = Totals {
                     ops: r.ops,
                     bytes: r.bytes,
