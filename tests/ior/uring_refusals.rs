@@ -137,6 +137,10 @@ fn depths_and_options_are_checked_before_any_io() {
         &["--dummy.delay-xfer", "--dummy.complete-delay"],
     );
     refused("-a IOURING -Y", &["-Y"]);
+    refused(
+        "-a IOURING --iouring.taskrun eager",
+        &["--iouring.taskrun eager: expected defer, coop or plain"],
+    );
     let md = iogauge(&format!(
         "--no-store mdtest -a IOURING -n 10 -d {}",
         o.display()
@@ -157,6 +161,8 @@ fn fio_spellings_and_posix_odirect_with_aio_are_taken() {
     for engine in [
         "-a IOURING --iouring.fixedbufs --iouring.registerfiles --iouring.batch 4",
         "-a IOURING --iouring.fixed-bufs --iouring.register-files --iouring.depth 8",
+        "-a IOURING --iouring.taskrun coop --iouring.depth 4",
+        "-a IOURING --iouring.taskrun plain",
         "-a AIO --posix.odirect --aio.max-pending 16 --aio.granularity 4",
     ] {
         let r = iogauge(&format!(

@@ -56,7 +56,7 @@ impl UringFile {
             .custom_flags(if o.odirect { libc::O_DIRECT } else { 0 });
         let file = opts.open(path)?;
         let fd = file.as_raw_fd();
-        let ring = super::probe::new_ring(spec.depth.max(1) as u32, o.sqpoll)?;
+        let ring = super::probe::new_ring(spec.depth.max(1) as u32, o.sqpoll, o.taskrun)?;
         if o.fixed_bufs {
             let iovecs: Vec<libc::iovec> = bufs
                 .regions()

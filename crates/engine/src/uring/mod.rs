@@ -57,7 +57,30 @@ pub const IOURING_OPTIONS: &[EngineOption] = &[
     flag("fixed-bufs", "register the buffers with the kernel once (fio's fixedbufs)"),
     flag("register-files", "register the file with the kernel once (fio's registerfiles)"),
     option("batch", OptKind::Number { default: 0 }, "N", "requests handed over per io_uring_enter; 0: all that are ready (fio's iodepth_batch_submit)", false),
+    option("taskrun", OptKind::Text { default: "defer" }, "defer|coop|plain", "when the kernel finishes completions: defer (COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN: only while the rank waits), coop (COOP_TASKRUN, SINGLE_ISSUER), plain (no flags: they interrupt the rank)", false),
 ];
+
+/// The ring's setup flags for completion work (`--iouring.taskrun`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taskrun {
+    /// COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN (Linux 6.1).
+    Defer,
+    /// COOP_TASKRUN and SINGLE_ISSUER (Linux 6.0).
+    Coop,
+    /// No flags.
+    Plain,
+}
+
+impl Taskrun {
+    fn parse(text: &str) -> Option<Taskrun> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "defer" => Some(Taskrun::Defer),
+            "coop" => Some(Taskrun::Coop),
+            "plain" => Some(Taskrun::Plain),
+            _ => None,
+        }
+    }
+}
 
 /// The options of IOR's `-a AIO` (IOR's names and defaults); `--posix.odirect` too.
 #[rustfmt::skip]
@@ -77,6 +100,7 @@ pub struct UringOpts {
     pub register_files: bool,
     /// Requests per `io_uring_enter`; 0: all.
     pub batch: u32,
+    pub taskrun: Taskrun,
 }
 
 impl UringOpts {
@@ -89,6 +113,11 @@ impl UringOpts {
             fixed_bufs: cfg.flag("iouring.fixed-bufs"),
             register_files: cfg.flag("iouring.register-files"),
             batch: cfg.number("iouring.batch").min(u32::MAX as u64) as u32,
+            // Checked before any I/O (`check_iouring`); the default where it cannot parse.
+            taskrun: cfg
+                .text("iouring.taskrun")
+                .and_then(|t| Taskrun::parse(&t))
+                .unwrap_or(Taskrun::Defer),
         }
     }
 
@@ -101,6 +130,7 @@ impl UringOpts {
             fixed_bufs: false,
             register_files: false,
             batch: cfg.number("aio.granularity").min(u32::MAX as u64) as u32,
+            taskrun: Taskrun::Defer,
         }
     }
 
@@ -128,6 +158,13 @@ pub const fn caps(api_name: &'static str, odirect: bool) -> Caps {
 }
 
 pub fn check_iouring(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
+    if let Some(t) = cfg.text("iouring.taskrun") {
+        if Taskrun::parse(&t).is_none() {
+            return Err(format!(
+                "--iouring.taskrun {t}: expected defer, coop or plain"
+            ));
+        }
+    }
     check(UringOpts::iouring(cfg), workload)
 }
 

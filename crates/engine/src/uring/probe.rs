@@ -6,7 +6,7 @@ use std::io;
 
 use io_uring::{opcode, IoUring, Probe};
 
-use super::UringOpts;
+use super::{Taskrun, UringOpts};
 use crate::errno;
 
 /// The kernel's `kernel.io_uring_disabled` (0 enabled, 1 limited to `kernel.io_uring_group`,
@@ -24,17 +24,21 @@ fn disabled_setting() -> Option<u8> {
 /// DEFER_TASKRUN, as fio's io_uring engine sets them): no interruption of the thread per
 /// completion. Kernels before 6.1 refuse those flags (EINVAL) and get a plain ring; a depth
 /// the kernel refuses is refused by that second try too.
-pub(super) fn new_ring(depth: u32, sqpoll: bool) -> io::Result<IoUring> {
+pub(super) fn new_ring(depth: u32, sqpoll: bool, taskrun: Taskrun) -> io::Result<IoUring> {
     if sqpoll {
         return IoUring::builder().setup_sqpoll(1000).build(depth);
     }
-    let deferred = IoUring::builder()
-        .setup_coop_taskrun()
-        .setup_single_issuer()
-        .setup_defer_taskrun()
-        .build(depth);
-    match deferred {
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => IoUring::builder().build(depth),
+    let mut b = IoUring::builder();
+    match taskrun {
+        Taskrun::Defer => b.setup_coop_taskrun().setup_single_issuer().setup_defer_taskrun(),
+        Taskrun::Coop => b.setup_coop_taskrun().setup_single_issuer(),
+        Taskrun::Plain => &mut b,
+    };
+    match b.build(depth) {
+        // A kernel without the flags (before 6.0/6.1): the plain ring.
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) && taskrun != Taskrun::Plain => {
+            IoUring::builder().build(depth)
+        }
         ring => ring,
     }
 }
