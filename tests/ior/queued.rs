@@ -262,6 +262,9 @@ fn strace_sees_few_enters_and_no_preads_at_depth_32() {
                 "IOURING",
                 "--iouring.depth",
                 "32",
+                // All pushed requests in one io_uring_enter (the default, 1, is fio's: one each).
+                "--iouring.batch",
+                "0",
                 "-r",
                 "-z",
                 "-k",

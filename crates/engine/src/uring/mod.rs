@@ -56,7 +56,7 @@ pub const IOURING_OPTIONS: &[EngineOption] = &[
     flag("sqpoll", "a kernel thread polls the submission queue: no io_uring_enter per batch, one CPU busy (fio's sqthread_poll)"),
     flag("fixed-bufs", "register the buffers with the kernel once (fio's fixedbufs)"),
     flag("register-files", "register the file with the kernel once (fio's registerfiles)"),
-    option("batch", OptKind::Number { default: 0 }, "N", "requests handed over per io_uring_enter; 0: all that are ready (fio's iodepth_batch_submit)", false),
+    option("batch", OptKind::Number { default: 1 }, "N", "requests handed over per io_uring_enter, as fio's iodepth_batch_submit (default 1, fio's: each request reaches the device at once); 0: all that are pushed", false),
     option("taskrun", OptKind::Text { default: "defer" }, "defer|coop|plain", "when the kernel finishes completions: defer (COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN: only while the rank waits), coop (COOP_TASKRUN, SINGLE_ISSUER), plain (no flags: they interrupt the rank)", false),
 ];
 

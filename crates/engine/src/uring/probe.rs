@@ -30,7 +30,10 @@ pub(super) fn new_ring(depth: u32, sqpoll: bool, taskrun: Taskrun) -> io::Result
     }
     let mut b = IoUring::builder();
     match taskrun {
-        Taskrun::Defer => b.setup_coop_taskrun().setup_single_issuer().setup_defer_taskrun(),
+        Taskrun::Defer => b
+            .setup_coop_taskrun()
+            .setup_single_issuer()
+            .setup_defer_taskrun(),
         Taskrun::Coop => b.setup_coop_taskrun().setup_single_issuer(),
         Taskrun::Plain => &mut b,
     };
