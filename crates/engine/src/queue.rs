@@ -29,8 +29,8 @@ use std::io;
 
 use crate::AlignedBuf;
 
-/// Alignment of every slot's buffer: O_DIRECT's on any device, and a page.
-pub const SLOT_ALIGN: usize = 4096;
+/// Alignment of every slot's buffer: the O_DIRECT alignment assumed for any device, a page.
+pub const SLOT_ALIGN: usize = crate::direct::ASSUMED_DIRECT_ALIGN as usize;
 
 /// What a queued file is opened with.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

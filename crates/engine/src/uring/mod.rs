@@ -21,9 +21,6 @@ use crate::{
 
 pub use probe::probe;
 
-/// Buffers of O_DIRECT transfers are page-aligned, as POSIX's.
-const DIRECT_ALIGN: usize = 4096;
-
 /// An option of the io_uring engines; `ior`: IOR's AIO has it by this name.
 const fn option(
     name: &'static str,
@@ -149,7 +146,7 @@ pub const fn caps(api_name: &'static str, odirect: bool) -> Caps {
     Caps {
         does_io: true,
         metadata: false,
-        alignment: if odirect { DIRECT_ALIGN } else { 1 },
+        alignment: if odirect { crate::queue::SLOT_ALIGN } else { 1 },
         needs_file_size: false,
         page_cache: !odirect,
         api_name,
