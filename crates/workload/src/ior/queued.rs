@@ -50,8 +50,9 @@ pub(crate) struct QueuedMover<'a> {
     /// Slots pushed since the last submission, to stamp with its time.
     fresh: Vec<usize>,
     completions: Vec<Completion>,
-    /// The time integral of the requests in flight (ns × requests) and its last reading.
+    /// The time integral of the requests in flight (ns × requests).
     area: u64,
+    /// The clock's last reading: the previous exchange's end, or the window's start.
     last_ns: u64,
 }
 
@@ -95,13 +96,6 @@ impl<'a> QueuedMover<'a> {
     /// requests): divided by a window's length, the mean number in flight.
     pub fn in_flight_area(&self) -> u64 {
         self.area
-    }
-
-    fn advance(&mut self, now: u64) {
-        let dt = now.saturating_sub(self.last_ns);
-        let n = self.file.in_flight() as u64;
-        self.area = self.area.saturating_add(dt.saturating_mul(n));
-        self.last_ns = now;
     }
 
     fn push(&mut self, req: Request, token: u64) -> Result<(), IorError> {
@@ -154,21 +148,26 @@ impl<'a> QueuedMover<'a> {
     }
 
     /// Hands what is pushed to the device and waits for at least one completion; returns the
-    /// clock after it.
+    /// clock after it. One clock read per exchange: the previous exchange's reading (or the
+    /// window's start) stands for this submission, as the synchronous mover chains its
+    /// transfers; the time between is the settling and refilling of the slots.
     fn exchange(&mut self, rec: &mut Recorder) -> Result<u64, IorError> {
-        let submitted = now_ns();
-        self.advance(submitted);
+        let submitted = self.last_ns;
         for &slot in &self.fresh {
             self.slots[slot].submitted_ns = submitted;
         }
         self.fresh.clear();
-        rec.set_in_flight(self.file.in_flight() as u64);
+        let in_flight = self.file.in_flight() as u64;
+        rec.set_in_flight(in_flight);
         let op = if self.write { "write" } else { "read" };
         self.file
             .submit(1, &mut self.completions)
             .map_err(|e| IorError::io(op, self.path, None, e))?;
         let now = now_ns();
-        self.advance(now);
+        // All of them were in flight until the first completion, which ends the wait.
+        let dt = now.saturating_sub(submitted);
+        self.area = self.area.saturating_add(dt.saturating_mul(in_flight));
+        self.last_ns = now;
         Ok(now)
     }
 
