@@ -141,6 +141,10 @@ fn depths_and_options_are_checked_before_any_io() {
         "-a IOURING --iouring.taskrun eager",
         &["--iouring.taskrun eager: expected defer, coop or plain"],
     );
+    refused(
+        "-a IOURING --iouring.sqpoll --iouring.taskrun coop",
+        &["--iouring.taskrun applies to rings without --iouring.sqpoll"],
+    );
     let md = iogauge(&format!(
         "--no-store mdtest -a IOURING -n 10 -d {}",
         o.display()

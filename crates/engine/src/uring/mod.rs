@@ -162,6 +162,13 @@ pub fn check_iouring(cfg: &EngineConfig, workload: &Workload) -> Result<(), Stri
             ));
         }
     }
+    if cfg.options.contains_key("iouring.taskrun") && cfg.flag("iouring.sqpoll") {
+        return Err(
+            "--iouring.taskrun applies to rings without --iouring.sqpoll (a polling \
+                    ring's kernel thread does the completion work)"
+                .to_string(),
+        );
+    }
     check(UringOpts::iouring(cfg), workload)
 }
 
