@@ -300,7 +300,8 @@ impl Figures {
     }
 
     /// The live AU of the current phase: busy seconds over (seconds since its start x the
-    /// ranks in it that count work).
+    /// ranks in it that count work). Not clamped: a rank counts a step's compute once it is
+    /// over and starts after the phase's start event, so a reading above 1 would be a defect.
     fn utilization(&self, local: &[Reading], live: &Totals, now_s: f64) -> Option<f64> {
         let c = self.current.as_ref()?;
         let ranks = local
@@ -310,7 +311,7 @@ impl Figures {
             .count();
         let elapsed = now_s - c.start_s;
         (live.samples > 0 && ranks > 0 && elapsed > 0.0)
-            .then(|| (live.busy_ns as f64 / 1e9 / elapsed / ranks as f64).min(1.0))
+            .then(|| live.busy_ns as f64 / 1e9 / elapsed / ranks as f64)
     }
 }
 
