@@ -47,6 +47,10 @@ pub enum Operation {
     DlioGenerate,
     /// dlio: one training epoch (the iteration is the epoch's number); ops are samples.
     DlioEpoch,
+    /// dlio: one checkpoint written (the iteration is its number); ops are shard files.
+    DlioCheckpointWrite,
+    /// dlio: one checkpoint read back.
+    DlioCheckpointRead,
 }
 
 impl Operation {
@@ -90,6 +94,8 @@ impl Operation {
             Operation::MixCleanup => "mix-cleanup",
             Operation::DlioGenerate => "dlio-generate",
             Operation::DlioEpoch => "dlio-epoch",
+            Operation::DlioCheckpointWrite => "dlio-checkpoint-write",
+            Operation::DlioCheckpointRead => "dlio-checkpoint-read",
         }
     }
 
@@ -135,7 +141,11 @@ impl Operation {
     /// the store derives it from any document without knowing the workload.
     pub fn headline(self) -> Headline {
         match self {
-            Operation::Write | Operation::Read | Operation::DlioGenerate => Headline::Bandwidth,
+            Operation::Write
+            | Operation::Read
+            | Operation::DlioGenerate
+            | Operation::DlioCheckpointWrite
+            | Operation::DlioCheckpointRead => Headline::Bandwidth,
             // An epoch's samples per second (DLIO's throughput); its AU is the run's `dlio`.
             Operation::DlioEpoch => Headline::Rate,
             // The time until the last rank was done: what an application's start costs.
@@ -192,6 +202,8 @@ mod tests {
             Operation::MixCleanup,
             Operation::DlioGenerate,
             Operation::DlioEpoch,
+            Operation::DlioCheckpointWrite,
+            Operation::DlioCheckpointRead,
         ]) {
             let json = serde_json::to_string(&op).unwrap();
             assert_eq!(json, format!("\"{}\"", op.label()));

@@ -104,14 +104,22 @@ const DLIO_LOADERS: &[&str] = &[
     "synthetic",
 ];
 const FRAMEWORKS: &[&str] = &["pytorch", "tensorflow"];
-const STORAGE: &[&str] = &["local_fs"];
-/// `parallel_fs` is in DLIO's enumeration, but its storage factory refuses it.
-const DLIO_STORAGE: &[&str] = &["local_fs", "parallel_fs", "s3"];
+const STORAGE: &[&str] = &["local_fs", "direct_fs"];
+/// `parallel_fs` is in DLIO's enumeration, but its storage factory refuses it; `direct_fs`
+/// is DLIO's later O_DIRECT checkpointing back end (mlcommons/storage#371).
+const DLIO_STORAGE: &[&str] = &["local_fs", "parallel_fs", "s3", "direct_fs"];
+const DATATYPES: &[&str] = &["int8", "uint8", "fp16", "bf16", "fp32", "fp64"];
+const MODES: &[&str] = &["default", "subset"];
 const SHUFFLES: &[&str] = &["off", "seed", "random"];
 const PROFILERS: &[&str] = &["none", "iostat", "darshan", "tensorboard"];
 
-const CHECKPOINTING: &str = "a key of the checkpointing configs (llama3, megatron): iogauge \
-     dlio emulates training and data generation; checkpointing comes later";
+/// DLIO 2.0.0 read the model's shape under `checkpoint.`; the branch iogauge follows reads
+/// it under `model.`.
+const CHECKPOINTING: &str = "a key of DLIO 2.0.0's older checkpointing; iogauge emulates the \
+     transformer checkpoints of DLIO's mlperf_storage_v2.0 branch, shaped by model.num_layers, \
+     model.parallelism.* and model.transformer.* (the llama3 configs)";
+const PREDEFINED: &str = "predefined tensor sizes of DLIO's older checkpointing; iogauge builds \
+     the shards from model.num_layers and model.transformer, as the llama3 configs do";
 
 /// A value of a DLIO enumeration that iogauge's enum `T` holds.
 fn enumerated<T: DeserializeOwned>(
@@ -152,16 +160,53 @@ pub(super) const KEYS: &[Key] = &[
         "model.model_size_bytes",
         set!(model.model_size_bytes = count),
     ),
-    key("model.num_layers", Handling::Refused(CHECKPOINTING)),
-    key("model.model_datatype", Handling::Refused(CHECKPOINTING)),
-    key("model.optimizer_datatype", Handling::Refused(CHECKPOINTING)),
+    key("model.num_layers", set!(model.num_layers = signed)),
     key(
-        "model.optimization_groups",
-        Handling::Refused(CHECKPOINTING),
+        "model.model_datatype",
+        set_enum!(model.model_datatype, DATATYPES, DATATYPES, "datatypes"),
     ),
-    key("model.layer_parameters", Handling::Refused(CHECKPOINTING)),
-    key("model.parallelism", Handling::Refused(CHECKPOINTING)),
-    key("model.transformer", Handling::Refused(CHECKPOINTING)),
+    key(
+        "model.optimizer_datatype",
+        set_enum!(model.optimizer_datatype, DATATYPES, DATATYPES, "datatypes"),
+    ),
+    key("model.optimization_groups", Handling::Refused(PREDEFINED)),
+    key("model.layer_parameters", Handling::Refused(PREDEFINED)),
+    key(
+        "model.parallelism.tensor",
+        set!(model.parallelism.tensor = count),
+    ),
+    key(
+        "model.parallelism.pipeline",
+        set!(model.parallelism.pipeline = count),
+    ),
+    key(
+        "model.parallelism.data",
+        set!(model.parallelism.data = signed),
+    ),
+    key(
+        "model.parallelism.zero_stage",
+        set!(model.parallelism.zero_stage = count),
+    ),
+    key(
+        "model.transformer.vocab_size",
+        set!(model.transformer.vocab_size = count),
+    ),
+    key(
+        "model.transformer.hidden_size",
+        set!(model.transformer.hidden_size = count),
+    ),
+    key(
+        "model.transformer.ffn_hidden_size",
+        set!(model.transformer.ffn_hidden_size = count),
+    ),
+    key(
+        "model.transformer.num_attention_heads",
+        set!(model.transformer.num_attention_heads = count),
+    ),
+    key(
+        "model.transformer.num_kv_heads",
+        set!(model.transformer.num_kv_heads = count),
+    ),
     key(
         "framework",
         set_enum!(framework, FRAMEWORKS, FRAMEWORKS, "frameworks"),
@@ -322,7 +367,8 @@ pub(super) const KEYS: &[Key] = &[
         "evaluation.epochs_between_evals",
         set!(evaluation.epochs_between_evals = count),
     ),
-    // checkpoint: the training configs' keys are kept; the llama3 configs' are refused.
+    // checkpoint: the checkpoint workload's keys, and the training configs' checkpoint step
+    // (recorded; checkpointing during training is refused).
     key(
         "checkpoint.checkpoint_folder",
         set_folder!(checkpoint.checkpoint_folder),
@@ -339,34 +385,45 @@ pub(super) const KEYS: &[Key] = &[
         "checkpoint.steps_between_checkpoints",
         set!(checkpoint.steps_between_checkpoints = signed),
     ),
-    key("checkpoint.type", Handling::Refused(CHECKPOINTING)),
-    key("checkpoint.fsync", Handling::Refused(CHECKPOINTING)),
+    // Which rank writes DLIO's older model_size checkpoints; the transformer's shards do not
+    // read it.
+    key("checkpoint.type", Handling::DefaultOnly("rank_zero")),
+    key("checkpoint.fsync", set!(checkpoint.fsync = boolean)),
     key(
         "checkpoint.time_between_checkpoints",
-        Handling::Refused(CHECKPOINTING),
+        set!(checkpoint.time_between_checkpoints = real),
     ),
     key(
         "checkpoint.num_checkpoints_write",
-        Handling::Refused(CHECKPOINTING),
+        set!(checkpoint.num_checkpoints_write = signed),
     ),
     key(
         "checkpoint.num_checkpoints_read",
-        Handling::Refused(CHECKPOINTING),
+        set!(checkpoint.num_checkpoints_read = signed),
     ),
     key(
         "checkpoint.recovery_rank_shift",
-        Handling::Refused(CHECKPOINTING),
+        set!(checkpoint.recovery_rank_shift = boolean),
     ),
-    key("checkpoint.rank_sync", Handling::Refused(CHECKPOINTING)),
-    key("checkpoint.mode", Handling::Refused(CHECKPOINTING)),
+    key("checkpoint.rank_sync", set!(checkpoint.rank_sync = boolean)),
+    key(
+        "checkpoint.mode",
+        set_enum!(checkpoint.mode, MODES, MODES, "checkpoint modes"),
+    ),
     key(
         "checkpoint.randomize_tensor",
-        Handling::Refused(CHECKPOINTING),
+        set!(checkpoint.randomize_tensor = boolean),
     ),
-    key("checkpoint.ksm", Handling::Refused(CHECKPOINTING)),
+    key(
+        "checkpoint.ksm",
+        Handling::Refused(
+            "DLIO's kernel same-page merging of the tensors it keeps in memory; iogauge keeps \
+             no tensors in memory (one buffer per rank)",
+        ),
+    ),
     key(
         "checkpoint.checkpoint_mechanism_classname",
-        Handling::Refused(CHECKPOINTING),
+        Handling::Refused("a custom Python checkpointing class, which iogauge cannot run"),
     ),
     // DLIO 2.0.0 read the model's shape under checkpoint.
     key("checkpoint.model_size", Handling::Refused(CHECKPOINTING)),

@@ -6,6 +6,7 @@
 //! Every key DLIO's loader reads is known (`keys.rs`): the ones iogauge emulates become a
 //! field here; the others are refused by name, never ignored.
 
+mod checkpoint_rules;
 pub mod datasize;
 mod error;
 mod keys;
@@ -61,6 +62,15 @@ pub struct Model {
     pub model_size: Option<u64>,
     /// `model.model_size_bytes`: the checkpoint size DLIO would write (default 10240).
     pub model_size_bytes: u64,
+    /// `model.num_layers`: the transformer's layers, whose shape makes a checkpoint's shards
+    /// (DLIO: -1, no transformer).
+    pub num_layers: i64,
+    /// `model.model_datatype`: the model's parameters (DLIO: fp16).
+    pub model_datatype: Datatype,
+    /// `model.optimizer_datatype`: the optimizer's state (DLIO: fp32).
+    pub optimizer_datatype: Datatype,
+    pub parallelism: Parallelism,
+    pub transformer: Transformer,
 }
 
 impl Default for Model {
@@ -70,6 +80,95 @@ impl Default for Model {
             model_type: None,
             model_size: None,
             model_size_bytes: 10240,
+            num_layers: -1,
+            model_datatype: Datatype::Fp16,
+            optimizer_datatype: Datatype::Fp32,
+            parallelism: Parallelism::default(),
+            transformer: Transformer::default(),
+        }
+    }
+}
+
+/// A tensor's element type (`model.model_datatype`, `model.optimizer_datatype`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Datatype {
+    Int8,
+    Uint8,
+    Fp16,
+    Bf16,
+    Fp32,
+    Fp64,
+}
+
+impl Datatype {
+    /// Bytes per element, as DLIO's `get_datatype_size`.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Datatype::Int8 | Datatype::Uint8 => 1,
+            Datatype::Fp16 | Datatype::Bf16 => 2,
+            Datatype::Fp32 => 4,
+            Datatype::Fp64 => 8,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Datatype::Int8 => "int8",
+            Datatype::Uint8 => "uint8",
+            Datatype::Fp16 => "fp16",
+            Datatype::Bf16 => "bf16",
+            Datatype::Fp32 => "fp32",
+            Datatype::Fp64 => "fp64",
+        }
+    }
+}
+
+/// `model.parallelism.*`: how the model is split over the ranks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct Parallelism {
+    /// Tensor parallelism (DLIO: 1).
+    pub tensor: u64,
+    /// Pipeline parallelism (DLIO: 1).
+    pub pipeline: u64,
+    /// Data parallelism: -1 (DLIO's default) is ranks / (tensor x pipeline); set only in
+    /// `checkpoint.mode: subset`.
+    pub data: i64,
+    /// DeepSpeed's ZeRO stage, 0 to 3 (DLIO: 0).
+    pub zero_stage: u64,
+}
+
+impl Default for Parallelism {
+    fn default() -> Self {
+        Parallelism {
+            tensor: 1,
+            pipeline: 1,
+            data: -1,
+            zero_stage: 0,
+        }
+    }
+}
+
+/// `model.transformer.*`: the shape of each layer (DLIO's defaults).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct Transformer {
+    pub vocab_size: u64,
+    pub hidden_size: u64,
+    pub ffn_hidden_size: u64,
+    pub num_attention_heads: u64,
+    pub num_kv_heads: u64,
+}
+
+impl Default for Transformer {
+    fn default() -> Self {
+        Transformer {
+            vocab_size: 32000,
+            hidden_size: 2048,
+            ffn_hidden_size: 8192,
+            num_attention_heads: 32,
+            num_kv_heads: 8,
         }
     }
 }
@@ -112,12 +211,14 @@ pub enum Shuffle {
     Random,
 }
 
-/// `storage.storage_type`: a file system only (S3 comes with the S3 engine).
+/// `storage.storage_type`: a file system only (S3 comes with the S3 engine). `direct_fs`
+/// (DLIO's later checkpointing back end) is the same file system with O_DIRECT checkpoints.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StorageType {
     #[default]
     LocalFs,
+    DirectFs,
 }
 
 /// `profiling.profiler`: DLIO's choice of external profiler; only recorded, since iogauge
@@ -139,8 +240,8 @@ pub struct Workflow {
     pub generate_data: bool,
     pub train: bool,
     pub evaluation: bool,
-    /// Refused when set for a run (`DlioParams::check_runnable`): checkpointing is the
-    /// next issue.
+    /// Checkpointing: with `train` False, the checkpoint workload (writes, then reads);
+    /// during training it is refused (`DlioParams::check_runnable`).
     pub checkpoint: bool,
     /// DLIO's external profiler (darshan, iostat); refused when set for a run.
     pub profiling: bool,
@@ -317,8 +418,8 @@ impl Default for Evaluation {
     }
 }
 
-/// `checkpoint.*` keys of the training configs: parsed and recorded; checkpointing itself
-/// is refused (`workflow.checkpoint`).
+/// `checkpoint.*`: the checkpoint workload's (llama3) keys, and the training configs' keys
+/// of a checkpoint step, which are recorded only (checkpointing during training is refused).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct Checkpoint {
@@ -328,6 +429,20 @@ pub struct Checkpoint {
     pub epochs_between_checkpoints: u64,
     /// -1: by epochs, not steps.
     pub steps_between_checkpoints: i64,
+    /// `checkpoint.fsync`: each shard file is fsynced before it is closed (DLIO: False).
+    pub fsync: bool,
+    /// Seconds of emulated training before each checkpoint (DLIO: -1, none).
+    pub time_between_checkpoints: f64,
+    /// Checkpoints written, then read (DLIO: -1, none).
+    pub num_checkpoints_write: i64,
+    pub num_checkpoints_read: i64,
+    /// Each rank reads the shards of the rank one node over (recovery on another node).
+    pub recovery_rank_shift: bool,
+    /// A barrier after each rank's shards, inside the timed window.
+    pub rank_sync: bool,
+    pub mode: CheckpointMode,
+    /// Random tensor contents (DLIO: True); False writes the datatype's ones.
+    pub randomize_tensor: bool,
 }
 
 impl Default for Checkpoint {
@@ -337,8 +452,26 @@ impl Default for Checkpoint {
             checkpoint_after_epoch: 1,
             epochs_between_checkpoints: 1,
             steps_between_checkpoints: -1,
+            fsync: false,
+            time_between_checkpoints: -1.0,
+            num_checkpoints_write: -1,
+            num_checkpoints_read: -1,
+            recovery_rank_shift: false,
+            rank_sync: false,
+            mode: CheckpointMode::Default,
+            randomize_tensor: true,
         }
     }
+}
+
+/// `checkpoint.mode`: `default` writes the whole model over ranks = tensor x pipeline x
+/// data; `subset` (node-local storage) runs a part of it, `model.parallelism.data` given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckpointMode {
+    #[default]
+    Default,
+    Subset,
 }
 
 /// `output.*`: where DLIO's result files go and which steps its metrics leave out.

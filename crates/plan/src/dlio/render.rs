@@ -5,7 +5,9 @@
 use yaml_rust2::yaml::Hash;
 use yaml_rust2::{Yaml, YamlEmitter};
 
-use super::{DataLoader, DlioParams, Format, Framework, Profiler, Shuffle, StorageType};
+use super::{
+    CheckpointMode, DataLoader, DlioParams, Format, Framework, Profiler, Shuffle, StorageType,
+};
 
 /// The YAML text of `p`, under `workload:`.
 pub fn to_dlio_yaml(p: &DlioParams) -> String {
@@ -30,6 +32,31 @@ fn workload(p: &DlioParams) -> Hash {
             ("type", m.model_type.as_deref().map(s)),
             ("model_size", m.model_size.map(int)),
             ("model_size_bytes", Some(int(m.model_size_bytes))),
+            ("num_layers", Some(Yaml::Integer(m.num_layers))),
+            ("model_datatype", Some(s(m.model_datatype.name()))),
+            ("optimizer_datatype", Some(s(m.optimizer_datatype.name()))),
+            (
+                "parallelism",
+                Some(section(&[
+                    ("tensor", Some(int(m.parallelism.tensor))),
+                    ("pipeline", Some(int(m.parallelism.pipeline))),
+                    ("data", Some(Yaml::Integer(m.parallelism.data))),
+                    ("zero_stage", Some(int(m.parallelism.zero_stage))),
+                ])),
+            ),
+            (
+                "transformer",
+                Some(section(&[
+                    ("vocab_size", Some(int(m.transformer.vocab_size))),
+                    ("hidden_size", Some(int(m.transformer.hidden_size))),
+                    ("ffn_hidden_size", Some(int(m.transformer.ffn_hidden_size))),
+                    (
+                        "num_attention_heads",
+                        Some(int(m.transformer.num_attention_heads)),
+                    ),
+                    ("num_kv_heads", Some(int(m.transformer.num_kv_heads))),
+                ])),
+            ),
         ]),
     );
     let framework = match p.framework {
@@ -51,6 +78,7 @@ fn workload(p: &DlioParams) -> Hash {
     );
     let storage_type = match p.storage.storage_type {
         StorageType::LocalFs => "local_fs",
+        StorageType::DirectFs => "direct_fs",
     };
     w.insert(
         s("storage"),
@@ -109,6 +137,29 @@ fn workload(p: &DlioParams) -> Hash {
                 "steps_between_checkpoints",
                 Some(Yaml::Integer(c.steps_between_checkpoints)),
             ),
+            ("fsync", Some(Yaml::Boolean(c.fsync))),
+            (
+                "time_between_checkpoints",
+                Some(real(c.time_between_checkpoints)),
+            ),
+            (
+                "num_checkpoints_write",
+                Some(Yaml::Integer(c.num_checkpoints_write)),
+            ),
+            (
+                "num_checkpoints_read",
+                Some(Yaml::Integer(c.num_checkpoints_read)),
+            ),
+            ("recovery_rank_shift", Some(Yaml::Boolean(c.recovery_rank_shift))),
+            ("rank_sync", Some(Yaml::Boolean(c.rank_sync))),
+            (
+                "mode",
+                Some(s(match c.mode {
+                    CheckpointMode::Default => "default",
+                    CheckpointMode::Subset => "subset",
+                })),
+            ),
+            ("randomize_tensor", Some(Yaml::Boolean(c.randomize_tensor))),
         ]),
     );
     let o = &p.output;

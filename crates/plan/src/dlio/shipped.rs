@@ -27,6 +27,23 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "cosmoflow_a100",
         include_str!("../../../../workloads/dlio/cosmoflow_a100.yaml"),
     ),
+    // The checkpointing workloads (identical in v2.0 and v3).
+    (
+        "llama3_8b",
+        include_str!("../../../../workloads/dlio/llama3_8b.yaml"),
+    ),
+    (
+        "llama3_70b",
+        include_str!("../../../../workloads/dlio/llama3_70b.yaml"),
+    ),
+    (
+        "llama3_405b",
+        include_str!("../../../../workloads/dlio/llama3_405b.yaml"),
+    ),
+    (
+        "llama3_1t",
+        include_str!("../../../../workloads/dlio/llama3_1t.yaml"),
+    ),
     // v3-era files, not checked against the v3.0 tag (each file says so).
     (
         "unet3d_b200",
@@ -58,8 +75,8 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// does not emulate.
 pub fn refused(name: &str) -> Option<String> {
     let why = if name.starts_with("llama") {
-        "the llama3 configs are checkpointing workloads; iogauge dlio emulates training and \
-         data generation (checkpointing comes later)"
+        "not one of MLPerf Storage's llama3 checkpoint configs (llama3_8b, llama3_70b, \
+         llama3_405b, llama3_1t); give another llama config as a YAML file"
     } else if name.starts_with("dlrm") {
         "the dlrm configs read parquet (or indexed binary) files, which iogauge dlio does not \
          generate or read"

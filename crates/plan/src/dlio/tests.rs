@@ -326,9 +326,19 @@ fn refusals_name_the_key() {
             "workload.reader.data_loader",
         ),
         (
-            "unet3d_h100 ++workload.model.num_layers=32",
+            "unet3d_h100 ++workload.checkpoint.num_layers=32",
             ErrorKind::Unsupported,
-            "workload.model.num_layers",
+            "workload.checkpoint.num_layers",
+        ),
+        (
+            "llama3_8b ++workload.model.layer_parameters=[1,2]",
+            ErrorKind::Unsupported,
+            "workload.model.layer_parameters",
+        ),
+        (
+            "llama3_8b ++workload.model.model_datatype=fp8",
+            ErrorKind::BadValue,
+            "workload.model.model_datatype",
         ),
         (
             "resnet50_h100 ++workload.framework=pytorch ++workload.reader.data_loader=pytorch",
@@ -350,7 +360,7 @@ fn refusals_name_the_key() {
     for (name, says) in [
         ("dlrm_b200", "parquet"),
         ("flux_b200", "parquet"),
-        ("llama3_8b", "checkpointing"),
+        ("llama_8b_zero3", "llama3_8b, llama3_70b"),
         ("retinanet_mi355", "MI355"),
         ("unet3d_datagen", "++workload.workflow.generate_data=True"),
     ] {
@@ -374,11 +384,21 @@ fn dlio_dlrm_and_llama_files_are_refused_by_their_keys() {
         (e.kind, e.key.as_deref()),
         (ErrorKind::Unsupported, Some("workload.dataset.format"))
     );
+    // DLIO's llama_8b_zero3.yaml trains (train defaults to True) with checkpoints: a run
+    // refuses checkpointing during training; with train False it is a checkpoint workload.
     let llama = "model:\n  name: llama_8b\n  type: transformer\n  num_layers: 32\n  parallelism:\n    tensor: 1\n\
                  framework: pytorch\nworkflow:\n  checkpoint: True\n";
-    let e = load_file("mine.yaml", llama, "").unwrap_err();
-    assert_eq!(e.key.as_deref(), Some("workload.model.num_layers"));
-    assert!(e.message.contains("checkpointing"), "{e}");
+    let p = load_file("mine.yaml", llama, "++workload.dataset.format=npz").unwrap();
+    let e = p.check_runnable().unwrap_err();
+    assert_eq!(e.key.as_deref(), Some("workload.workflow.checkpoint"));
+    assert!(e.message.contains("during training"), "{e}");
+    let p = load_file(
+        "mine.yaml",
+        llama,
+        "++workload.workflow.train=False ++workload.checkpoint.num_checkpoints_write=1",
+    )
+    .unwrap();
+    p.check_runnable().unwrap();
     let e = load_file("retinanet_mi355.yaml", "framework: pytorch\n", "").unwrap_err();
     assert!(e.message.contains("MI355"), "{e}");
     // MLPerf Storage's datagen file is a config like the others.
@@ -443,13 +463,28 @@ prop_compose! {
         let format = if fw == Framework::Pytorch && format == Format::Tfrecord { Format::Npz } else { format };
         let c = |i: usize| counts[i];
         DlioParams {
-            model: Model { name: names.0, model_type: names.1, model_size: options.0, model_size_bytes: c(0) },
+            model: Model {
+                name: names.0, model_type: names.1, model_size: options.0, model_size_bytes: c(0),
+                num_layers: signed.2,
+                model_datatype: [Datatype::Fp16, Datatype::Bf16, Datatype::Int8][choices.0],
+                optimizer_datatype: [Datatype::Fp32, Datatype::Fp64, Datatype::Uint8][choices.1],
+                parallelism: Parallelism {
+                    tensor: c(1).max(1), pipeline: c(2).max(1), data: signed.0, zero_stage: c(3) % 4,
+                },
+                transformer: Transformer {
+                    vocab_size: c(4), hidden_size: c(5), ffn_hidden_size: c(6),
+                    num_attention_heads: c(7), num_kv_heads: c(8),
+                },
+            },
             framework: fw,
             workflow: Workflow {
                 generate_data: flags[0], train: flags[1], evaluation: flags[2],
                 checkpoint: flags[3], profiling: flags[4], debug: flags[5],
             },
-            storage: Storage { storage_type: StorageType::LocalFs, storage_root: names.2 },
+            storage: Storage {
+                storage_type: if flags[5] { StorageType::DirectFs } else { StorageType::LocalFs },
+                storage_root: names.2,
+            },
             dataset: Dataset {
                 data_folder: names.3.trim_end_matches('/').to_string() + "x",
                 format,
@@ -483,6 +518,11 @@ prop_compose! {
                 checkpoint_folder: "ck".into(),
                 checkpoint_after_epoch: c(16), epochs_between_checkpoints: c(17),
                 steps_between_checkpoints: signed.2,
+                fsync: flags[0], time_between_checkpoints: reals[2],
+                num_checkpoints_write: signed.0, num_checkpoints_read: signed.2,
+                recovery_rank_shift: flags[1], rank_sync: flags[2],
+                mode: if flags[3] { CheckpointMode::Subset } else { CheckpointMode::Default },
+                randomize_tensor: flags[4],
             },
             output: Output {
                 folder: options.2, log_file: "dlio.log".into(),

@@ -7,6 +7,7 @@
 //! both; `run` is the run on the rank skeleton (`run_generate`: the generation as a write
 //! phase; `run_epoch`: an epoch; `run_source`: the training files as the loader's source).
 
+pub mod checkpoint;
 pub mod config;
 pub mod data;
 mod error;
