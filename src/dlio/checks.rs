@@ -39,6 +39,13 @@ pub(super) fn check(cmd: &DlioCommand, setup: &RankSetup) -> Result<Checked<Prep
             found = data_set_on_disk(p)?;
         }
     }
+    let mut checkpoint = super::checkpoint_checks::Found {
+        alerts: Vec::new(),
+        notes: Vec::new(),
+    };
+    if p.is_checkpoint_run() {
+        checkpoint = super::checkpoint_checks::check(p, setup, memory)?;
+    }
     let output_dir = output_dir(p);
     check_output(&output_dir)?;
     let system = System {
@@ -57,13 +64,17 @@ pub(super) fn check(cmd: &DlioCommand, setup: &RankSetup) -> Result<Checked<Prep
             .thresholds
             .is_on(AlertId::DlioDatasetBelowMinimum)
     });
+    let mut warnings: Vec<String> = below.iter().map(|a| a.message.clone()).collect();
+    warnings.extend(checkpoint.alerts.iter().map(|a| a.message.clone()));
+    warnings.extend(checkpoint.notes);
     Ok(Checked {
-        warnings: below.iter().map(|a| a.message.clone()).collect(),
+        warnings,
         prepared: Prepared {
             output_dir,
             train_files_found: found,
             minimum_files: minimum,
             below_minimum: below,
+            checkpoint_alerts: checkpoint.alerts,
         },
     })
 }

@@ -10,8 +10,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use plan::dlio::DlioParams;
 use results::dlio::{
-    duration_text, proc_fields, timestamp, BlockStats, EpochOutcome, EpochStats, PerEpochStats,
-    PhaseOutcome, RankEpoch, RankOutput, Summary,
+    duration_text, proc_fields, timestamp, BlockStats, CheckpointOutcome, CheckpointStats,
+    Direction, EpochEntry, EpochOutcome, EpochStats, PerEpochStats, PhaseOutcome, RankEpoch,
+    RankOutput, Summary, SummaryMetric,
 };
 use results::sink::{Event, Sink};
 use results::RunResult;
@@ -22,6 +23,7 @@ pub struct DlioFiles {
     params: DlioParams,
     start: SystemTime,
     epochs: Vec<EpochOutcome>,
+    checkpoints: Vec<CheckpointOutcome>,
 }
 
 impl DlioFiles {
@@ -39,6 +41,7 @@ impl DlioFiles {
             params: params.clone(),
             start: SystemTime::now(),
             epochs: Vec::new(),
+            checkpoints: Vec::new(),
         })
     }
 
@@ -62,18 +65,65 @@ impl DlioFiles {
 
     fn end(&self, doc: &RunResult) {
         let end = SystemTime::now();
-        let ranks = self.epochs.first().map_or(0, |e| e.ranks.len());
+        let ranks = self
+            .epochs
+            .first()
+            .map(|e| e.ranks.len())
+            .or_else(|| self.checkpoints.first().map(|c| c.ranks.len()))
+            .unwrap_or(0);
         for r in 0..ranks {
-            self.json(
-                &format!("{r}_per_epoch_stats.json"),
-                &self.per_epoch_stats(r),
-            );
+            let stats = if self.checkpoints.is_empty() {
+                self.per_epoch_stats(r)
+            } else {
+                self.checkpoint_stats(r)
+            };
+            self.json(&format!("{r}_per_epoch_stats.json"), &stats);
             self.json(&format!("{r}_output.json"), &self.rank_output(r, doc));
         }
-        if let Some(metric) = doc.dlio.as_ref().and_then(|d| d.metric.clone()) {
+        let block = doc.dlio.as_ref();
+        let metric = SummaryMetric {
+            train: block.and_then(|d| d.metric.clone()),
+            checkpoint: block.and_then(|d| d.checkpoint_metric.clone()),
+        };
+        if metric.train.is_some() || metric.checkpoint.is_some() {
             let summary = self.summary(doc, metric, end);
             self.json("summary.json", &summary);
         }
+    }
+
+    /// A checkpoint run's `<rank>_per_epoch_stats.json`: DLIO's one epoch ("1") holding
+    /// `save_ckpt{n}` and `load_ckpt{n}`, each with this rank's own time.
+    fn checkpoint_stats(&self, rank: usize) -> PerEpochStats {
+        let mut blocks = BTreeMap::new();
+        let (mut first, mut last) = (f64::MAX, 0.0f64);
+        for c in &self.checkpoints {
+            let r = &c.ranks[rank];
+            let name = match c.direction {
+                Direction::Save => format!("save_ckpt{}", c.index),
+                Direction::Load => format!("load_ckpt{}", c.index),
+            };
+            let gib = c.bytes() as f64 / (1u64 << 30) as f64;
+            let entry = CheckpointStats {
+                start: at(r.start_unix_s),
+                end: at(r.end_unix_s),
+                duration: r.seconds,
+                throughput: if r.seconds > 0.0 {
+                    gib / r.seconds
+                } else {
+                    0.0
+                },
+            };
+            blocks.insert(name, EpochEntry::Checkpoint(entry));
+            first = first.min(r.start_unix_s);
+            last = last.max(r.end_unix_s);
+        }
+        let stats = EpochStats {
+            start: at(first),
+            blocks,
+            end: at(last),
+            duration: duration_text(last - first),
+        };
+        BTreeMap::from([(1, stats)])
     }
 
     fn per_epoch_stats(&self, rank: usize) -> PerEpochStats {
@@ -89,7 +139,7 @@ impl DlioFiles {
                 };
                 let stats = EpochStats {
                     start,
-                    blocks: BTreeMap::from([("block1".to_string(), block)]),
+                    blocks: BTreeMap::from([("block1".to_string(), EpochEntry::Block(block))]),
                     end,
                     duration: duration_text(r.seconds()),
                 };
@@ -149,25 +199,26 @@ impl DlioFiles {
 
     /// Per node of the run's node map, in order: the CPUs and memory (bytes) its first rank
     /// reported.
-    fn hosts(&self) -> Vec<(u64, u64)> {
+    fn hosts(&self, doc: &RunResult) -> Vec<(u64, u64)> {
         let mut by_node = BTreeMap::new();
         for r in self.epochs.first().map_or(&[][..], |e| &e.ranks[..]) {
             by_node
                 .entry(r.node)
                 .or_insert((r.host_cpus, r.host_memory_bytes));
         }
+        // A checkpoint run's ranks do not send their hosts: rank 0's for every node.
+        for r in self.checkpoints.first().map_or(&[][..], |c| &c.ranks[..]) {
+            by_node
+                .entry(r.node)
+                .or_insert((doc.environment.cpus, doc.environment.memory_bytes));
+        }
         by_node.into_values().collect()
     }
 
-    fn summary(
-        &self,
-        doc: &RunResult,
-        metric: results::dlio::TrainMetric,
-        end: SystemTime,
-    ) -> Summary {
+    fn summary(&self, doc: &RunResult, metric: SummaryMetric, end: SystemTime) -> Summary {
         let d = &self.params.dataset;
         let per_host = self.data_per_host_gb(doc);
-        let hosts = self.hosts();
+        let hosts = self.hosts(doc);
         Summary {
             start: timestamp(self.start),
             num_accelerators: doc.ranks.count,
@@ -214,13 +265,11 @@ impl Sink for DlioFiles {
                 self.start = SystemTime::now();
                 self.write("config.yaml", &plan::dlio::to_dlio_yaml(&self.params));
             }
-            Event::PhaseEnd(end) => {
-                if let Some(PhaseOutcome::Epoch(o)) = end.detail.get::<PhaseOutcome>() {
-                    if !o.stopped {
-                        self.epochs.push(o.clone());
-                    }
-                }
-            }
+            Event::PhaseEnd(end) => match end.detail.get::<PhaseOutcome>() {
+                Some(PhaseOutcome::Epoch(o)) if !o.stopped => self.epochs.push(o.clone()),
+                Some(PhaseOutcome::Checkpoint(c)) if !c.stopped => self.checkpoints.push(c.clone()),
+                _ => {}
+            },
             Event::RunEnd(end) => self.end(end.run),
             _ => {}
         }

@@ -4,6 +4,7 @@
 //! the ranks (`workload::dlio::run`). `iogauge dlio datasize ...` is a calculator: it prints
 //! and runs nothing (its own `main` in front of the command path).
 
+mod checkpoint_checks;
 mod checks;
 pub mod files;
 pub mod output;
@@ -30,6 +31,8 @@ pub struct Prepared {
     pub minimum_files: u64,
     /// `dlio-dataset-below-minimum`, when the data set is smaller than that.
     pub below_minimum: Option<results::Alert>,
+    /// A checkpoint run's warnings with their evidence (`dlio-checkpoint-cache`).
+    pub checkpoint_alerts: Vec<results::Alert>,
 }
 
 impl Invocation for DlioCommand {
@@ -116,8 +119,32 @@ impl Workload for Dlio {
         ranks: &exec::Ranks,
         session: &Session,
     ) -> Finished<results::dlio::PhaseOutcome> {
-        workload::dlio::run(&cmd.params, ranks, session)
+        workload::dlio::run(&cmd.params, cmd.keep, ranks, session)
     }
+}
+
+/// What a checkpoint run writes and reads on `ranks` ranks.
+fn checkpoint_resolved(cmd: &DlioCommand, ranks: u64) -> Option<results::CheckpointResolved> {
+    let p = &cmd.params;
+    if !p.is_checkpoint_run() {
+        return None;
+    }
+    let shape = workload::dlio::checkpoint::Shape::of(p, ranks);
+    let c = &p.checkpoint;
+    Some(results::CheckpointResolved {
+        folder: workload::dlio::config::checkpoint_folder(p),
+        bytes: shape.checkpoint_bytes(ranks),
+        files: (0..ranks).map(|r| shape.rank_shards(r).len() as u64).sum(),
+        tensor: shape.tensor,
+        pipeline: shape.pipeline,
+        data: shape.data,
+        zero_stage: shape.zero_stage,
+        writes: c.num_checkpoints_write.max(0) as u64,
+        reads: c.num_checkpoints_read.max(0) as u64,
+        rank_shift: c.recovery_rank_shift,
+        odirect: workload::dlio::config::checkpoint_odirect(p),
+        keep: cmd.keep,
+    })
 }
 
 /// The document before the run: the config, what it resolves to on these ranks, and the
@@ -142,6 +169,7 @@ fn document(cmd: &DlioCommand, prepared: &Prepared, ctx: &Context) -> RunResult 
         steps_per_epoch: steps,
         samples_per_epoch: samples,
         minimum_files: prepared.minimum_files,
+        checkpoint: checkpoint_resolved(cmd, ranks),
     };
     let mut doc = RunResult::new(
         Parameters::Dlio(Box::new(DlioParameters {
@@ -161,5 +189,7 @@ fn document(cmd: &DlioCommand, prepared: &Prepared, ctx: &Context) -> RunResult 
     doc.ranks = ctx.setup.result_ranks();
     // Its text is among the checks' warnings; the document's alert carries the evidence.
     doc.alerts.extend(prepared.below_minimum.clone());
+    doc.alerts
+        .extend(prepared.checkpoint_alerts.iter().cloned());
     doc
 }

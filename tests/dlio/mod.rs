@@ -2,6 +2,8 @@
 //! with several ranks and reader threads, DLIO's result files, the refusals before any I/O.
 
 mod bad_input;
+mod checkpoint;
+mod checkpoint_safety;
 mod generate;
 mod live;
 mod train;

@@ -52,6 +52,7 @@ pub enum AlertId {
     ReadSameNode,
     CacheDropLimited,
     DlioDatasetBelowMinimum,
+    DlioCheckpointCache,
 }
 
 /// How a rule's value reads.
@@ -96,6 +97,8 @@ pub const RULES: &[Rule] = &[
         help: "--drop-caches could not drop everything a phase may hit (no root, tmpfs)" },
     Rule { id: AlertId::DlioDatasetBelowMinimum, unit: Unit::Switch, default: 1.0,
         help: "a dlio training data set is smaller than MLPerf Storage's minimum for the run's ranks and host memory" },
+    Rule { id: AlertId::DlioCheckpointCache, unit: Unit::Switch, default: 1.0,
+        help: "a dlio checkpoint run reads back what it wrote without --drop-caches while a client wrote less than 3x its memory" },
 ];
 
 impl AlertId {
@@ -110,6 +113,7 @@ impl AlertId {
             AlertId::ReadSameNode => "read-same-node",
             AlertId::CacheDropLimited => "cache-drop-limited",
             AlertId::DlioDatasetBelowMinimum => "dlio-dataset-below-minimum",
+            AlertId::DlioCheckpointCache => "dlio-checkpoint-cache",
         }
     }
 

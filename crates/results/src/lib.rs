@@ -38,9 +38,9 @@ pub use model::{
 };
 pub use operation::{Headline, Operation};
 pub use params::{
-    DlioParameters, DlioResolved, FindParameters, MdWorkbenchParameters, MdWorkbenchResolved,
-    MdtestParameters, MdtestResolved, MixParameters, MixResolved, Parameters, StartupParameters,
-    StartupResolved,
+    CheckpointResolved, DlioParameters, DlioResolved, FindParameters, MdWorkbenchParameters,
+    MdWorkbenchResolved, MdtestParameters, MdtestResolved, MixParameters, MixResolved, Parameters,
+    StartupParameters, StartupResolved,
 };
 pub use schema::{json_schema, json_schema_text};
 pub use sink::{Detail, Event, Fanout, Notice, Sink};

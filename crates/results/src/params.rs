@@ -177,4 +177,32 @@ pub struct DlioResolved {
     pub samples_per_epoch: u64,
     /// MLPerf Storage's minimum training files for this run's ranks and host memory.
     pub minimum_files: u64,
+    /// What a checkpoint run writes and reads; absent for training.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<CheckpointResolved>,
+}
+
+/// A checkpoint run resolved on its ranks.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
+pub struct CheckpointResolved {
+    /// `storage.storage_root` joined with `checkpoint.checkpoint_folder`.
+    pub folder: std::path::PathBuf,
+    /// Bytes and shard files of one checkpoint over all ranks.
+    pub bytes: u64,
+    pub files: u64,
+    /// Tensor x pipeline x data: the ranks of the whole model (more than the run's ranks in
+    /// subset mode).
+    pub tensor: u64,
+    pub pipeline: u64,
+    pub data: u64,
+    pub zero_stage: u64,
+    /// Checkpoints written, then read (0: none).
+    pub writes: u64,
+    pub reads: u64,
+    /// Reads take the shards of the rank one node over.
+    pub rank_shift: bool,
+    /// O_DIRECT (`storage.storage_type: direct_fs`).
+    pub odirect: bool,
+    /// The checkpoint files are left in place (`--keep`).
+    pub keep: bool,
 }

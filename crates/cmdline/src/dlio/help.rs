@@ -1,7 +1,7 @@
 //! `iogauge dlio --help` and `iogauge dlio datasize --help`.
 
 pub const HELP: &str = "\
-iogauge dlio: MLPerf Storage's training workloads, emulated as DLIO runs them
+iogauge dlio: MLPerf Storage's training and checkpoint workloads, emulated as DLIO runs them
 (for sizing and pre-qualification; not an MLPerf Storage submission)
 
 Usage: iogauge dlio WORKLOAD [OVERRIDES...] [OPTIONS]
@@ -9,7 +9,8 @@ Usage: iogauge dlio WORKLOAD [OVERRIDES...] [OPTIONS]
 
 WORKLOAD is a shipped config (MLPerf Storage v2.0: unet3d_h100, unet3d_a100, resnet50_h100,
 resnet50_a100, cosmoflow_h100, cosmoflow_a100; v3-era, not checked against the v3.0 tag:
-unet3d_b200, retinanet_b200), a path to a DLIO workload YAML, or workload=NAME.
+unet3d_b200, retinanet_b200; checkpointing: llama3_8b, llama3_70b, llama3_405b, llama3_1t),
+a path to a DLIO workload YAML, or workload=NAME.
 
 OVERRIDES are DLIO's (Hydra's):
   ++workload.KEY=VALUE   set KEY, adding it if the config lacks it
@@ -18,11 +19,14 @@ OVERRIDES are DLIO's (Hydra's):
 e.g. ++workload.dataset.num_files_train=64 ++workload.reader.read_threads=8
      ++workload.workflow.generate_data=True ++workload.workflow.train=False
 Keys DLIO knows but iogauge does not emulate, unknown keys, formats other than npz,
-tfrecord and jpeg, loaders other than pytorch and tensorflow, and checkpointing are refused.
+tfrecord and jpeg, loaders other than pytorch and tensorflow, and checkpointing during
+training are refused.
 
 Options:
   --data-dir DIR   the data set's folder (sets workload.dataset.data_folder)
   --output DIR     DLIO's result files (sets workload.output.folder)
+  --keep           a checkpoint run leaves the checkpoints it wrote (for a later run that
+                   only reads them: ++workload.checkpoint.num_checkpoints_write=0)
   --tasks N        ranks: one per emulated accelerator (under mpirun: at most the MPI ranks)
   --fake-nodes K   pretend the ranks run on K nodes (threads; per-host figures per node)
   --fake-placement block|round-robin
@@ -34,6 +38,7 @@ Examples:
   iogauge dlio unet3d_h100 ++workload.workflow.generate_data=True ++workload.workflow.train=False \\
       ++workload.workflow.checkpoint=False --tasks 4 --data-dir /scratch/dlio/unet3d
   iogauge dlio unet3d_h100 ++workload.workflow.checkpoint=False --tasks 4 --data-dir /scratch/dlio/unet3d
+  iogauge --drop-caches dlio llama3_8b ++workload.checkpoint.checkpoint_folder=/scratch/ckpt --tasks 8
   iogauge dlio datasize resnet50_h100 --accelerators 16 --hosts 2 --host-memory 256g
 ";
 

@@ -39,6 +39,9 @@ pub struct DlioCommand {
     /// `--tasks` (the emulated accelerators), `--fake-nodes`, `--fake-placement`, `--json`,
     /// `--help`.
     pub launch: Launch,
+    /// `--keep`: a checkpoint run leaves the checkpoint files it wrote (for a later run that
+    /// reads them, as MLPerf Storage's submissions split write and read).
+    pub keep: bool,
 }
 
 /// `iogauge dlio datasize WORKLOAD --accelerators N --hosts H --host-memory SIZE`.
@@ -54,9 +57,10 @@ pub struct DatasizeCommand {
 }
 
 /// Every option of a run, for suggestions.
-pub const RUN_OPTIONS: [&str; 8] = [
+pub const RUN_OPTIONS: [&str; 9] = [
     "--output",
     "--data-dir",
+    "--keep",
     "--tasks",
     "--fake-nodes",
     "--fake-placement",
@@ -99,11 +103,12 @@ fn split(args: &[String], known: &[&str], other: (&str, &[&str])) -> Result<Spli
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
             _ => (arg.as_str(), None),
         };
-        if name == "-h" || name == "--help" {
+        if name == "-h" || name == "--help" || name == "--keep" {
             if inline.is_some() {
                 return Err(usage(format!("{name} takes no value")));
             }
-            s.options.push(("--help".into(), None));
+            let flag = if name == "--keep" { name } else { "--help" };
+            s.options.push((flag.into(), None));
             continue;
         }
         if !known.contains(&name) {
@@ -150,11 +155,12 @@ pub fn parse(args: &[String]) -> Result<DlioLine, UsageError> {
 fn parse_run(args: &[String]) -> Result<DlioCommand, UsageError> {
     let s = split(args, &RUN_OPTIONS, ("datasize", &DATASIZE_OPTIONS))?;
     let mut launch = Launch::default();
-    let (mut output, mut data_dir) = (None, None);
+    let (mut output, mut data_dir, mut keep) = (None, None, false);
     for (name, value) in s.options {
         let v = value.unwrap_or_default();
         match name.as_str() {
             "--help" => launch.help = true,
+            "--keep" => keep = true,
             "--tasks" => launch.tasks = Some(whole(&name, &v)? as usize),
             "--fake-nodes" => launch.fake_nodes = Some(whole(&name, &v)? as usize),
             "--fake-placement" => {
@@ -176,6 +182,7 @@ fn parse_run(args: &[String]) -> Result<DlioCommand, UsageError> {
             source: None,
             overrides: Vec::new(),
             launch,
+            keep,
         });
     }
     for (given, key, option) in [
@@ -207,6 +214,7 @@ fn parse_run(args: &[String]) -> Result<DlioCommand, UsageError> {
         source: Some(loaded.source),
         overrides: loaded.overrides,
         launch,
+        keep,
     })
 }
 

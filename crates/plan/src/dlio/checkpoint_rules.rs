@@ -29,7 +29,10 @@ pub(super) fn check(p: &DlioParams) -> Result<(), ConfigError> {
         ("model.transformer.vocab_size", t.vocab_size),
         ("model.transformer.hidden_size", t.hidden_size),
         ("model.transformer.ffn_hidden_size", t.ffn_hidden_size),
-        ("model.transformer.num_attention_heads", t.num_attention_heads),
+        (
+            "model.transformer.num_attention_heads",
+            t.num_attention_heads,
+        ),
         ("model.transformer.num_kv_heads", t.num_kv_heads),
         ("model.parallelism.tensor", m.parallelism.tensor),
         ("model.parallelism.pipeline", m.parallelism.pipeline),
@@ -111,7 +114,8 @@ mod tests {
 
     #[test]
     fn bad_shapes_and_counts_are_refused_by_key() {
-        let cases: [(&str, fn(&mut DlioParams)); 6] = [
+        type Change = fn(&mut DlioParams);
+        let cases: [(&str, Change); 6] = [
             ("model.num_layers", |p| p.model.num_layers = -1),
             ("model.transformer.hidden_size", |p| {
                 p.model.transformer.hidden_size = 0

@@ -519,6 +519,11 @@ pub struct Profiling {
 }
 
 impl DlioParams {
+    /// The checkpoint workload: `workflow.checkpoint` without training (the llama3 configs).
+    pub fn is_checkpoint_run(&self) -> bool {
+        self.workflow.checkpoint && !self.workflow.train
+    }
+
     /// The refusals of a run (not of `datasize`, which only reads the sizes): checkpointing
     /// (the next issue), DLIO's profiler and debug logging, and a workflow that does nothing.
     pub fn check_runnable(&self) -> Result<(), ConfigError> {

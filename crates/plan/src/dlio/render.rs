@@ -150,7 +150,10 @@ fn workload(p: &DlioParams) -> Hash {
                 "num_checkpoints_read",
                 Some(Yaml::Integer(c.num_checkpoints_read)),
             ),
-            ("recovery_rank_shift", Some(Yaml::Boolean(c.recovery_rank_shift))),
+            (
+                "recovery_rank_shift",
+                Some(Yaml::Boolean(c.recovery_rank_shift)),
+            ),
             ("rank_sync", Some(Yaml::Boolean(c.rank_sync))),
             (
                 "mode",

@@ -13,6 +13,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::checkpoint::{
+    checkpoint_result, CheckpointFigures, CheckpointMetric, CheckpointOutcome,
+};
 use super::outcome::{EpochOutcome, GenerateOutcome, PhaseOutcome};
 use super::stats::{train_metric, Figures, TrainMetric};
 use crate::model::{MinMaxMean, OperationSummary, PhaseResult, PhaseTimes, RankTimes};
@@ -28,6 +31,12 @@ pub struct DlioResult {
     /// summary.json's `metric` over those epochs (DLIO's names); absent without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metric: Option<TrainMetric>,
+    /// The checkpoints written and read that ran to their end, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checkpoints: Vec<CheckpointFigures>,
+    /// summary.json's checkpoint figures over them (DLIO's names); absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint_metric: Option<CheckpointMetric>,
 }
 
 /// One epoch's figures over all ranks.
@@ -84,6 +93,7 @@ pub fn dlio_result(epochs: &[&EpochOutcome], au_threshold: f64, record_length: f
         au_threshold_percent: au_threshold * 100.0,
         epochs: done.iter().map(|e| epoch_entry(e)).collect(),
         metric,
+        ..DlioResult::default()
     }
 }
 
@@ -96,6 +106,7 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
     match o {
         PhaseOutcome::Generate(g) => generate_result(g),
         PhaseOutcome::Epoch(e) => epoch_result(e),
+        PhaseOutcome::Checkpoint(c) => checkpoint_result(c),
     }
 }
 
@@ -185,6 +196,30 @@ pub fn summaries(outcomes: &[PhaseOutcome]) -> Vec<OperationSummary> {
             _ => None,
         })
         .collect();
+    for op in [
+        Operation::DlioCheckpointWrite,
+        Operation::DlioCheckpointRead,
+    ] {
+        let done: Vec<&CheckpointOutcome> = outcomes
+            .iter()
+            .filter_map(|o| match o {
+                PhaseOutcome::Checkpoint(c) if !c.stopped && c.operation() == op => Some(c),
+                _ => None,
+            })
+            .collect();
+        if done.is_empty() {
+            continue;
+        }
+        let bw: Vec<f64> = done
+            .iter()
+            .map(|c| mib_per_s(c.bytes(), c.seconds()))
+            .collect();
+        let rates: Vec<f64> = done
+            .iter()
+            .map(|c| per_s(c.files() as f64, c.seconds()))
+            .collect();
+        out.push(summary(op, &bw, &rates, done.iter().map(|c| c.seconds())));
+    }
     if !epochs.is_empty() {
         let bw: Vec<f64> = epochs.iter().map(|e| e.read_mib_per_second()).collect();
         let rates: Vec<f64> = epochs

@@ -9,6 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::checkpoint::CheckpointMetric;
 use super::stats::TrainMetric;
 
 /// summary.json.
@@ -18,7 +19,7 @@ pub struct Summary {
     pub num_accelerators: u64,
     pub num_hosts: u64,
     pub hostname: String,
-    pub metric: TrainMetric,
+    pub metric: SummaryMetric,
     pub num_files_train: u64,
     pub num_files_eval: u64,
     pub num_samples_per_file: u64,
@@ -41,6 +42,34 @@ pub struct Summary {
     pub end: String,
 }
 
+/// summary.json's `metric`: the training figures of a training run, the checkpoint figures
+/// of a checkpoint run, as DLIO fills it by what the workflow does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SummaryMetric {
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub train: Option<TrainMetric>,
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<CheckpointMetric>,
+}
+
+/// One checkpoint of `<rank>_per_epoch_stats.json` (`save_ckpt1`, `load_ckpt1`): this rank's
+/// time as a number (not a text, unlike a block's) and the checkpoint's size over it, GiB/s.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointStats {
+    pub start: String,
+    pub end: String,
+    pub duration: f64,
+    pub throughput: f64,
+}
+
+/// An entry of an epoch: a training block or a checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EpochEntry {
+    Block(BlockStats),
+    Checkpoint(CheckpointStats),
+}
+
 /// One block of `<rank>_per_epoch_stats.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BlockStats {
@@ -49,12 +78,13 @@ pub struct BlockStats {
     pub duration: String,
 }
 
-/// One epoch of `<rank>_per_epoch_stats.json`: start, `block1`..., end, duration.
+/// One epoch of `<rank>_per_epoch_stats.json`: start, `block1`... (or `save_ckpt1`...), end,
+/// duration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EpochStats {
     pub start: String,
     #[serde(flatten)]
-    pub blocks: BTreeMap<String, BlockStats>,
+    pub blocks: BTreeMap<String, EpochEntry>,
     pub end: String,
     pub duration: String,
 }
@@ -153,7 +183,7 @@ mod tests {
         };
         let epoch = EpochStats {
             start: "s".into(),
-            blocks: BTreeMap::from([("block1".to_string(), block)]),
+            blocks: BTreeMap::from([("block1".to_string(), EpochEntry::Block(block))]),
             end: "e".into(),
             duration: duration_text(13.0),
         };

@@ -165,9 +165,10 @@ impl EpochOutcome {
     }
 }
 
-/// A dlio phase: the generation or an epoch.
+/// A dlio phase: the generation, an epoch, or a checkpoint written or read.
 #[derive(Debug, Clone)]
 pub enum PhaseOutcome {
     Generate(GenerateOutcome),
     Epoch(EpochOutcome),
+    Checkpoint(super::checkpoint::CheckpointOutcome),
 }

@@ -18,6 +18,17 @@ pub fn data_folder(p: &DlioParams) -> PathBuf {
     PathBuf::from(&p.storage.storage_root).join(&p.dataset.data_folder)
 }
 
+/// `storage.storage_root` joined with `checkpoint.checkpoint_folder`, as the data folder.
+pub fn checkpoint_folder(p: &DlioParams) -> PathBuf {
+    PathBuf::from(&p.storage.storage_root).join(&p.checkpoint.checkpoint_folder)
+}
+
+/// Checkpoints with O_DIRECT: `storage.storage_type: direct_fs` (DLIO's later O_DIRECT
+/// checkpoint back end; mlcommons/storage#371 found it silently buffered).
+pub fn checkpoint_odirect(p: &DlioParams) -> bool {
+    p.storage.storage_type == cfg::StorageType::DirectFs
+}
+
 pub fn data_format(p: &DlioParams) -> DataFormat {
     match p.dataset.format {
         cfg::Format::Npz => DataFormat::Npz,

@@ -1,6 +1,7 @@
 //! The sequence of a dlio run on every rank: the generation (`workflow.generate_data`), then
 //! the training (`workflow.train`): rank 0 lists the training files as DLIO's loader lists
-//! them and every rank learns their paths and sizes; then each epoch (`run_epoch`). A signal
+//! them and every rank learns their paths and sizes; then each epoch (`run_epoch`); or, for
+//! the checkpoint workload, the checkpoints (`checkpoint::run`). A signal
 //! ends the run at the step the ranks agree on, the finished epochs kept.
 
 use std::ffi::OsString;
@@ -13,6 +14,7 @@ use plan::dlio::DlioParams;
 use results::dlio::{summaries, EpochOutcome, PhaseOutcome};
 use results::Parameters;
 
+use super::checkpoint::run::run_checkpoints;
 use super::config;
 use super::data::Split;
 use super::error::DlioError;
@@ -23,8 +25,9 @@ use super::train::{steps, ComputeDraws};
 use crate::session::{Collected, Finished, Session};
 use crate::skeleton::{self, Engines, Stopped};
 
-/// Runs `p` on `ranks`, reporting through `session` from start to end.
-pub fn run(p: &DlioParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
+/// Runs `p` on `ranks`, reporting through `session` from start to end; `keep`: a checkpoint
+/// run leaves the files it wrote.
+pub fn run(p: &DlioParams, keep: bool, ranks: &Ranks, session: &Session) -> Finished<PhaseOutcome> {
     let phases = Collected::new();
     let ended = skeleton::run(session, ranks, Engines::Posix, |r| {
         let ctx = Ctx {
@@ -38,6 +41,7 @@ pub fn run(p: &DlioParams, ranks: &Ranks, session: &Session) -> Finished<PhaseOu
                 std::thread::available_parallelism().map_or(0, |n| n.get() as u64),
                 results::mem_total(),
             ),
+            keep,
         };
         run_rank(&ctx).map(Stopped)
     });
@@ -52,6 +56,9 @@ fn run_rank(ctx: &Ctx) -> Result<Option<i32>, DlioError> {
         if let Some(sig) = generate(ctx)? {
             return Ok(Some(sig));
         }
+    }
+    if p.is_checkpoint_run() {
+        return run_checkpoints(ctx);
     }
     if !p.workflow.train {
         return Ok(None);

@@ -21,6 +21,8 @@ pub(crate) struct Ctx<'a> {
     pub slot: usize,
     /// This rank's host: CPUs and memory in bytes (summary.json's per-host lists).
     pub host: (u64, u64),
+    /// `--keep`: a checkpoint run leaves its files.
+    pub keep: bool,
 }
 
 /// The training files in DLIO's order, the first `num_files_train`, and their sizes.

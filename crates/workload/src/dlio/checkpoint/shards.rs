@@ -161,7 +161,11 @@ impl Shape {
             return Vec::new();
         }
         let bytes = |elems: Vec<u64>, per: u64| -> Vec<u64> {
-            elems.into_iter().filter(|&e| e > 0).map(|e| e * per).collect()
+            elems
+                .into_iter()
+                .filter(|&e| e > 0)
+                .map(|e| e * per)
+                .collect()
         };
         let (start, end) = self.layers(stage);
         let layer = |i| bytes(self.layer_parameters(i), self.model_bytes);
@@ -204,6 +208,23 @@ impl Shape {
             .map(|s| s.bytes())
             .sum()
     }
+}
+
+/// Whose shards rank `rank` reads back under `recovery_rank_shift`: the rank at the same
+/// place on the next node (the last node's ranks read the first's), so that no rank reads
+/// what its own node wrote. `node_of` gives each rank's node; with one node, itself. DLIO
+/// shifts by the ranks per node, `(rank + ranks per node) % ranks`, which is the same rank
+/// for block placement.
+pub fn recovery_source(node_of: &[usize], rank: usize) -> usize {
+    let node = node_of[rank];
+    let nodes = node_of.iter().copied().max().map_or(1, |n| n + 1);
+    let place = node_of[..rank].iter().filter(|&&n| n == node).count();
+    let next = (node + 1) % nodes;
+    let there: Vec<usize> = (0..node_of.len()).filter(|&r| node_of[r] == next).collect();
+    if there.is_empty() {
+        return rank;
+    }
+    there[place % there.len()]
 }
 
 #[cfg(test)]

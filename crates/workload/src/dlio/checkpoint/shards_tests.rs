@@ -87,12 +87,18 @@ fn zero1_with_pipeline_writes_one_file_per_layer_on_the_first_data_copy() {
     for rank in 4..8 {
         assert_eq!(
             names(&s.rank_shards(rank)),
-            vec![format!("zero_pp_rank_1_mp_rank_{}_optim_states.pt", rank % 4)]
+            vec![format!(
+                "zero_pp_rank_1_mp_rank_{}_optim_states.pt",
+                rank % 4
+            )]
         );
     }
     // ZeRO 1 keeps whole (tensor-split) layers: the final norm is not divided.
     let norm = s.rank_shards(3);
-    let last = norm.iter().find(|f| f.name.starts_with("layer_6-")).unwrap();
+    let last = norm
+        .iter()
+        .find(|f| f.name.starts_with("layer_6-"))
+        .unwrap();
     assert_eq!(last.tensors, vec![8 * 2]);
 }
 
@@ -147,6 +153,19 @@ fn subset_mode_writes_the_first_ranks_part_of_the_whole_model() {
     assert_eq!((s.data, s.world()), (2, 512));
     let whole = Shape::of(&shipped("llama3_405b"), 512);
     assert_eq!(s.rank_shards(5), whole.rank_shards(5));
+}
+
+#[test]
+fn recovery_reads_the_same_place_on_the_next_node() {
+    // Block placement, 2 nodes of 3: DLIO's (rank + 3) % 6.
+    let block = [0, 0, 0, 1, 1, 1];
+    let got: Vec<usize> = (0..6).map(|r| recovery_source(&block, r)).collect();
+    assert_eq!(got, vec![3, 4, 5, 0, 1, 2]);
+    // Round robin over 2 nodes: ranks 0, 2 on node 0; 1, 3 on node 1.
+    let rr = [0, 1, 0, 1];
+    let got: Vec<usize> = (0..4).map(|r| recovery_source(&rr, r)).collect();
+    assert_eq!(got, vec![1, 0, 3, 2]);
+    assert_eq!(recovery_source(&[0, 0], 1), 1);
 }
 
 proptest! {
