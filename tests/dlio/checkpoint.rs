@@ -334,3 +334,62 @@ fn a_checkpoint_larger_than_the_free_space_is_refused_with_the_sizes() {
     );
     assert!(listing(&fs.dir).is_empty(), "nothing written");
 }
+
+#[test]
+fn direct_fs_moves_the_shards_with_o_direct_at_their_sizes() {
+    if Command::new("strace").arg("-V").output().is_err() {
+        eprintln!("skipped: strace (Debian package strace) missing");
+        return;
+    }
+    // A disk file system (tmpfs takes O_DIRECT too, through memory).
+    let d = tmp();
+    let folder = d.path().join("ck");
+    let out = Command::new("strace")
+        .args(["-f", "-e", "trace=openat", "-o"])
+        .arg(d.path().join("trace"))
+        .arg(crate::common::bin())
+        .args([
+            "--no-store",
+            "dlio",
+            "llama3_8b",
+            "++workload.model.num_layers=2",
+            "++workload.model.transformer.hidden_size=64",
+            "++workload.model.transformer.ffn_hidden_size=224",
+            "++workload.model.transformer.vocab_size=1000",
+            "++workload.checkpoint.time_between_checkpoints=0",
+            "++workload.checkpoint.num_checkpoints_write=1",
+            "++workload.checkpoint.num_checkpoints_read=1",
+            "++workload.storage.storage_type=direct_fs",
+            &format!(
+                "++workload.checkpoint.checkpoint_folder={}",
+                folder.display()
+            ),
+            "--output",
+            d.path().join("out").to_str().unwrap(),
+            "--tasks",
+            "2",
+            "--keep",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let trace = std::fs::read_to_string(d.path().join("trace")).unwrap();
+    let opens: Vec<&str> = trace.lines().filter(|l| l.contains("_states.pt")).collect();
+    // Each of the 4 shards: written (direct), its last partial block (buffered), read (direct).
+    let direct = opens.iter().filter(|l| l.contains("O_DIRECT")).count();
+    assert_eq!(direct, 8, "{opens:#?}");
+    let (model, optim) = zero3_sizes(64, 224, 2);
+    let dir = folder.join("global_epoch1_step1");
+    for dp in 0..2 {
+        let size = |kind: &str| {
+            std::fs::metadata(dir.join(format!("zero_pp_rank_{dp}_mp_rank_0_{kind}_states.pt")))
+                .unwrap()
+                .len()
+        };
+        assert_eq!((size("model"), size("optim")), (model, optim));
+    }
+}

@@ -3,6 +3,7 @@
 //! feature; `scripts/test.sh` runs them. Every run is bounded by `timeout`, so a hang fails
 //! the test instead of stalling CI.
 
+mod dlio;
 pub(crate) mod failure;
 mod find;
 mod io500;
