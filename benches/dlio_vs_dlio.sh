@@ -60,6 +60,8 @@ Options (each also settable through the environment variable named in brackets):
   -l LOGDIR  keep every run's log and summary.json there              [LOGDIR]
   -D         DLIO only (no iogauge): check the DLIO side               [DLIO_ONLY=1]
   -t MBPS    storage-bound mode: read throttle in MB/s (one epoch)     [THROTTLE]
+  -k         then the llama3_8b checkpoint comparison (benches/dlio_checkpoint_vs_dlio.sh,
+             with RUNS and DIR)                                        [CHECKPOINT=1]
   -h         this help
 
 Environment only: IOGAUGE (default: built with `cargo build --release` here), DLIO_VENV
@@ -94,11 +96,12 @@ DIR=${DIR:-/var/tmp}
 LOGDIR=${LOGDIR:-}
 DLIO_ONLY=${DLIO_ONLY:-0}
 THROTTLE=${THROTTLE:-}
+CHECKPOINT=${CHECKPOINT:-0}
 PYTHON=${PYTHON:-python3}
 MPIRUN=${MPIRUN:-mpirun}
 DLIO_VERSION=2.0.0
 DLIO_VENV=${DLIO_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/iogauge-bench/dlio-venv}
-while getopts ":w:r:n:e:d:l:t:Dh" opt; do
+while getopts ":w:r:n:e:d:l:t:Dkh" opt; do
   case $opt in
     w) WORKLOADS=$OPTARG ;;
     r) RANKS=$OPTARG ;;
@@ -108,6 +111,7 @@ while getopts ":w:r:n:e:d:l:t:Dh" opt; do
     l) LOGDIR=$OPTARG ;;
     D) DLIO_ONLY=1 ;;
     t) THROTTLE=$OPTARG ;;
+    k) CHECKPOINT=1 ;;
     h) usage; exit 0 ;;
     :) echo "dlio_vs_dlio.sh: -$OPTARG needs a value (see -h)" >&2; exit 2 ;;
     *) echo "dlio_vs_dlio.sh: unknown option -$OPTARG (see -h)" >&2; exit 2 ;;
@@ -604,3 +608,10 @@ if {"iogauge", "dlio"} <= tools:
                 print(f'   {n} ranks: iogauge {g["epochs"]:.2f} vs DLIO {d["epochs"]:.2f} s/GiB = {q:.3f} '
                       f'of DLIO\'s: {"met" if q <= 0.25 else "not met"}')
 PY
+
+if [ "$CHECKPOINT" = 1 ]; then
+  echo
+  echo "llama3_8b checkpoints (benches/dlio_checkpoint_vs_dlio.sh):"
+  IOGAUGE=$IOGAUGE DLIO_VENV=$DLIO_VENV RUNS=$RUNS DIR=$DIR MPIRUN=$MPIRUN \
+    bash "$SCRIPT_DIR/dlio_checkpoint_vs_dlio.sh"
+fi

@@ -159,6 +159,7 @@ fn document(cmd: &DlioCommand, prepared: &Prepared, ctx: &Context) -> RunResult 
         Some(plan::dlio::Source::File(f)) => f.display().to_string(),
         None => String::new(),
     };
+    let resolved_checkpoint = checkpoint_resolved(cmd, ranks);
     let resolved = DlioResolved {
         source,
         overrides: cmd.overrides.clone(),
@@ -169,7 +170,7 @@ fn document(cmd: &DlioCommand, prepared: &Prepared, ctx: &Context) -> RunResult 
         steps_per_epoch: steps,
         samples_per_epoch: samples,
         minimum_files: prepared.minimum_files,
-        checkpoint: checkpoint_resolved(cmd, ranks),
+        checkpoint: resolved_checkpoint.clone(),
     };
     let mut doc = RunResult::new(
         Parameters::Dlio(Box::new(DlioParameters {
@@ -180,11 +181,16 @@ fn document(cmd: &DlioCommand, prepared: &Prepared, ctx: &Context) -> RunResult 
         crate::VERSION,
     );
     let engine = engine::for_target(&engine::EngineConfig::default());
-    let at = if folder.exists() {
-        folder.clone()
-    } else {
-        folder.parent().map(PathBuf::from).unwrap_or_default()
+    // The storage measured: the checkpoint folder's for a checkpoint run, else the data
+    // set's; the nearest folder that exists.
+    let target = match &resolved_checkpoint {
+        Some(c) => c.folder.clone(),
+        None => folder.clone(),
     };
+    let at = target
+        .ancestors()
+        .find(|d| d.is_dir())
+        .map_or_else(|| PathBuf::from("."), PathBuf::from);
     doc.environment = results::capture(Some((&*engine, &at)));
     doc.ranks = ctx.setup.result_ranks();
     // Its text is among the checks' warnings; the document's alert carries the evidence.
