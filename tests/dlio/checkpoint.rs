@@ -59,6 +59,43 @@ fn zero3_sizes(hidden: u64, ffn: u64, data: u64) -> (u64, u64) {
     (model * 2, (3 * per_rank + 3 * hidden * 5) * 4)
 }
 
+/// Runs [`ck`]'s shape under `strace -f -e trace=TRACE` with 2 ranks and `extra` (after the
+/// shape); the trace's text. `None` where strace is missing.
+fn traced(dir: &Path, trace: &str, extra: &[&str]) -> Option<String> {
+    if Command::new("strace").arg("-V").output().is_err() {
+        eprintln!("skipped: strace (Debian package strace) missing");
+        return None;
+    }
+    let file = dir.join("trace");
+    let out = Command::new("strace")
+        .args(["-f", "-e", &format!("trace={trace}"), "-o"])
+        .arg(&file)
+        .arg(crate::common::bin())
+        .args([
+            "--no-store",
+            "dlio",
+            "llama3_8b",
+            "++workload.model.num_layers=2",
+            "++workload.model.transformer.hidden_size=64",
+            "++workload.model.transformer.ffn_hidden_size=224",
+            "++workload.model.transformer.vocab_size=1000",
+            "++workload.checkpoint.time_between_checkpoints=0",
+            "--output",
+            dir.join("out").to_str().unwrap(),
+            "--tasks",
+            "2",
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(std::fs::read_to_string(file).unwrap())
+}
+
 #[test]
 fn shards_have_dlios_names_and_sizes_and_doubling_the_hidden_size_quadruples_them() {
     let d = shm();
@@ -123,54 +160,31 @@ fn shards_have_dlios_names_and_sizes_and_doubling_the_hidden_size_quadruples_the
 
 #[test]
 fn each_shard_is_fsynced_when_the_config_asks() {
-    if Command::new("strace").arg("-V").output().is_err() {
-        eprintln!("skipped: strace (Debian package strace) missing");
-        return;
-    }
     let d = shm();
-    let fsyncs = |fsync: &str| -> usize {
-        let out = Command::new("strace")
-            .args(["-f", "-e", "trace=fsync,fdatasync", "-o"])
-            .arg(d.path().join("trace"))
-            .arg(crate::common::bin())
-            .args([
-                "--no-store",
-                "dlio",
-                "llama3_8b",
-                "++workload.model.num_layers=2",
-                "++workload.model.transformer.hidden_size=64",
-                "++workload.model.transformer.ffn_hidden_size=224",
-                "++workload.model.transformer.vocab_size=1000",
-                "++workload.checkpoint.time_between_checkpoints=0",
+    let folder = format!(
+        "++workload.checkpoint.checkpoint_folder={}",
+        d.path().join("ck").display()
+    );
+    let fsyncs = |fsync: &str| -> Option<usize> {
+        let trace = traced(
+            d.path(),
+            "fsync,fdatasync",
+            &[
                 "++workload.checkpoint.num_checkpoints_write=3",
                 "++workload.checkpoint.num_checkpoints_read=0",
                 &format!("++workload.checkpoint.fsync={fsync}"),
-                &format!(
-                    "++workload.checkpoint.checkpoint_folder={}",
-                    d.path().join("ck").display()
-                ),
-                "--output",
-                d.path().join("out").to_str().unwrap(),
-                "--tasks",
-                "2",
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let trace = std::fs::read_to_string(d.path().join("trace")).unwrap();
-        trace
-            .lines()
-            // One line per call with its name and "(" (a call another thread interrupts
-            // resumes on a line of its own without).
-            .filter(|l| l.contains("fsync("))
-            .count()
+                &folder,
+            ],
+        )?;
+        // One line per call with its name and "(" (a call another thread interrupts resumes
+        // on a line of its own without).
+        Some(trace.lines().filter(|l| l.contains("fsync(")).count())
+    };
+    let (Some(with), Some(without)) = (fsyncs("True"), fsyncs("False")) else {
+        return;
     };
     // 3 checkpoints x 2 ranks x 2 shards.
-    assert_eq!(fsyncs("True") - fsyncs("False"), 12);
+    assert_eq!(with - without, 12);
 }
 
 #[test]
@@ -337,26 +351,13 @@ fn a_checkpoint_larger_than_the_free_space_is_refused_with_the_sizes() {
 
 #[test]
 fn direct_fs_moves_the_shards_with_o_direct_at_their_sizes() {
-    if Command::new("strace").arg("-V").output().is_err() {
-        eprintln!("skipped: strace (Debian package strace) missing");
-        return;
-    }
     // A disk file system (tmpfs takes O_DIRECT too, through memory).
     let d = tmp();
     let folder = d.path().join("ck");
-    let out = Command::new("strace")
-        .args(["-f", "-e", "trace=openat", "-o"])
-        .arg(d.path().join("trace"))
-        .arg(crate::common::bin())
-        .args([
-            "--no-store",
-            "dlio",
-            "llama3_8b",
-            "++workload.model.num_layers=2",
-            "++workload.model.transformer.hidden_size=64",
-            "++workload.model.transformer.ffn_hidden_size=224",
-            "++workload.model.transformer.vocab_size=1000",
-            "++workload.checkpoint.time_between_checkpoints=0",
+    let Some(trace) = traced(
+        d.path(),
+        "openat",
+        &[
             "++workload.checkpoint.num_checkpoints_write=1",
             "++workload.checkpoint.num_checkpoints_read=1",
             "++workload.storage.storage_type=direct_fs",
@@ -364,20 +365,11 @@ fn direct_fs_moves_the_shards_with_o_direct_at_their_sizes() {
                 "++workload.checkpoint.checkpoint_folder={}",
                 folder.display()
             ),
-            "--output",
-            d.path().join("out").to_str().unwrap(),
-            "--tasks",
-            "2",
             "--keep",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let trace = std::fs::read_to_string(d.path().join("trace")).unwrap();
+        ],
+    ) else {
+        return;
+    };
     let opens: Vec<&str> = trace.lines().filter(|l| l.contains("_states.pt")).collect();
     // Each of the 4 shards: written (direct), its last partial block (buffered), read (direct).
     let direct = opens.iter().filter(|l| l.contains("O_DIRECT")).count();

@@ -25,6 +25,20 @@ pub(crate) struct Ctx<'a> {
     pub keep: bool,
 }
 
+impl Ctx<'_> {
+    /// Rank 0 ends phase `o`: the document's `dlio` block becomes `block`, the sinks hear of
+    /// the phase, and the run keeps it.
+    pub fn end_phase(&self, o: PhaseOutcome, block: results::dlio::DlioResult) {
+        let result = results::dlio::phase_result(&o);
+        {
+            let mut hub = self.session.hub();
+            hub.doc_mut().dlio = Some(block);
+            hub.phase_end(result, results::sink::Detail::of(&o));
+        }
+        self.phases.push(o);
+    }
+}
+
 /// The training files in DLIO's order, the first `num_files_train`, and their sizes.
 #[derive(Debug, Default)]
 pub(crate) struct TrainFiles {

@@ -17,7 +17,7 @@ use results::dlio::{
     block_figures, dlio_result, BlockTimes, EpochOutcome, EpochRank, Figures, MetricSteps,
     PhaseOutcome, EPOCH_KINDS,
 };
-use results::sink::{Detail, Expect};
+use results::sink::Expect;
 use results::Operation;
 
 use super::error::DlioError;
@@ -231,13 +231,6 @@ pub(crate) fn epoch_phase(
     done.push(o.clone());
     let all: Vec<&EpochOutcome> = done.iter().collect();
     let block = dlio_result(&all, ctx.p.metric.au, ctx.p.dataset.record_length_bytes);
-    let o = PhaseOutcome::Epoch(o);
-    let result = results::dlio::phase_result(&o);
-    {
-        let mut hub = ctx.session.hub();
-        hub.doc_mut().dlio = Some(block);
-        hub.phase_end(result, Detail::of(&o));
-    }
-    ctx.phases.push(o);
+    ctx.end_phase(PhaseOutcome::Epoch(o), block);
     Ok(stop)
 }

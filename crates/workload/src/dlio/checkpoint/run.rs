@@ -15,7 +15,7 @@ use results::dlio::{
     checkpoint_entry, checkpoint_metric, CheckpointFigures, CheckpointOutcome, CheckpointRank,
     Direction, DlioResult, PhaseOutcome, CHECKPOINT_KINDS,
 };
-use results::sink::{Detail, Expect};
+use results::sink::Expect;
 
 use super::io::{ShardIo, SHARD};
 use super::shards::{checkpoint_dir, recovery_source, Shape, Shard};
@@ -318,13 +318,6 @@ fn run_phase(
         checkpoint_metric: checkpoint_metric(&job.done),
         ..DlioResult::default()
     };
-    let o = PhaseOutcome::Checkpoint(o);
-    let result = results::dlio::phase_result(&o);
-    {
-        let mut hub = ctx.session.hub();
-        hub.doc_mut().dlio = Some(block);
-        hub.phase_end(result, Detail::of(&o));
-    }
-    ctx.phases.push(o);
+    ctx.end_phase(PhaseOutcome::Checkpoint(o), block);
     Ok(stop)
 }
