@@ -10,12 +10,16 @@
 #                                         (also in DIR/env) a shell can source
 #   bash scripts/s3-server.sh stop DIR    stops the daemons started with DIR
 #   bash scripts/s3-server.sh env DIR     prints the lines again
+#   bash scripts/s3-server.sh install     installs the packages only (scripts/test.sh)
 set -euo pipefail
 
 die() { echo "s3-server.sh: $*" >&2; exit 1; }
-usage() { echo "usage: bash scripts/s3-server.sh start|stop|env DIR" >&2; exit 2; }
+usage() { echo "usage: bash scripts/s3-server.sh start|stop|env DIR | install" >&2; exit 2; }
+cmd=${1:-}
+if [ "$cmd" = install ] && [ $# -eq 1 ]; then
+  set -- install /tmp
+fi
 [ $# -eq 2 ] || usage
-cmd=$1
 mkdir -p "$2"
 DIR=$(cd "$2" && pwd)
 CONF=$DIR/ceph.conf
@@ -161,6 +165,7 @@ stop_daemons() {
 }
 
 case $cmd in
+  install) install ;;
   start) start ;;
   stop) stop_daemons ;;
   env) [ -e "$DIR/env" ] || die "no server started with $DIR"; cat "$DIR/env" ;;

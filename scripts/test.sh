@@ -36,6 +36,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+# The S3 client's tests (crates/s3/tests) run against a real RADOS Gateway that
+# scripts/s3-server.sh starts; its packages, without their services.
+bash scripts/s3-server.sh install
 if ! command -v cargo >/dev/null 2>&1; then
   echo "cargo not found: install the Rust toolchain (https://rustup.rs) first" >&2
   exit 1

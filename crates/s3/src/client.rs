@@ -1,0 +1,461 @@
+//! A blocking S3 client: each request presigned by rusty-s3 (SigV4 in the query string, the
+//! payload unsigned) and sent by ureq over its pool of kept-alive connections. One client per
+//! rank (or per request slot); nothing here spawns a thread or links an async runtime.
+
+use std::io::Read;
+use std::time::Duration;
+
+use rusty_s3::actions::{CompleteMultipartUpload, CreateMultipartUpload, ListObjectsV2, S3Action};
+use rusty_s3::{Bucket as Names, UrlStyle};
+use ureq::tls::TlsConfig;
+use ureq::Agent;
+
+use crate::credentials::Credentials;
+use crate::endpoint::{Addressing, Endpoint};
+use crate::error::{code_and_message, S3Error};
+
+/// How long a presigned request stays valid: enough for a slow part, short for a leaked URL.
+const VALID: Duration = Duration::from_secs(15 * 60);
+
+/// A connection pool and the credentials it signs with.
+pub struct Client {
+    agent: Agent,
+    credentials: rusty_s3::Credentials,
+    endpoint: Endpoint,
+}
+
+/// One bucket of a [`Client`].
+pub struct Bucket<'c> {
+    client: &'c Client,
+    names: Names,
+}
+
+/// Whether [`Bucket::create`] made the bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Created {
+    Made,
+    Existed,
+}
+
+/// One object of a listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub key: String,
+    pub size: u64,
+}
+
+impl Client {
+    /// `connections`: how many kept-alive connections the pool holds (the requests a rank
+    /// has in flight).
+    pub fn new(endpoint: Endpoint, credentials: &Credentials, connections: usize) -> Client {
+        let secret = credentials.secret.expose().unwrap_or_default();
+        let credentials = match &credentials.session_token {
+            Some(t) => rusty_s3::Credentials::new_with_token(
+                credentials.access_key.clone(),
+                secret,
+                t.expose().unwrap_or_default(),
+            ),
+            None => rusty_s3::Credentials::new(credentials.access_key.clone(), secret),
+        };
+        let config = Agent::config_builder()
+            .http_status_as_error(false)
+            .max_idle_connections(connections.max(1))
+            .max_idle_connections_per_host(connections.max(1))
+            .timeout_connect(Some(Duration::from_secs(10)))
+            .tls_config(
+                TlsConfig::builder()
+                    .disable_verification(!endpoint.tls_verify)
+                    .build(),
+            )
+            .build();
+        Client {
+            agent: Agent::new_with_config(config),
+            credentials,
+            endpoint,
+        }
+    }
+
+    pub fn endpoint(&self) -> &Endpoint {
+        &self.endpoint
+    }
+
+    /// Bucket `name`; Err for a name the addressing cannot put in a URL.
+    pub fn bucket(&self, name: &str) -> Result<Bucket<'_>, String> {
+        let url = self
+            .endpoint
+            .url
+            .parse()
+            .map_err(|e| format!("--s3.endpoint {}: {e}", self.endpoint.url))?;
+        let style = match self.endpoint.addressing {
+            Addressing::Path => UrlStyle::Path,
+            Addressing::Virtual => UrlStyle::VirtualHost,
+        };
+        let names = Names::new(url, style, name.to_string(), self.endpoint.region.clone())
+            .map_err(|e| format!("--s3.bucket {name}: {e}"))?;
+        Ok(Bucket {
+            client: self,
+            names,
+        })
+    }
+}
+
+/// A response: its status and body (read whole; data reads go through [`Bucket::get_range`]).
+struct Reply {
+    status: u16,
+    body: Vec<u8>,
+}
+
+impl Bucket<'_> {
+    pub fn name(&self) -> &str {
+        self.names.name()
+    }
+
+    fn target(&self, key: &str) -> String {
+        if key.is_empty() {
+            self.name().to_string()
+        } else {
+            format!("{}/{key}", self.name())
+        }
+    }
+
+    fn failed(&self, method: &'static str, key: &str, e: ureq::Error) -> S3Error {
+        let detail = match e {
+            ureq::Error::Io(io) => engine::errno::describe(&io),
+            ureq::Error::Timeout(_) => "timed out".to_string(),
+            ureq::Error::ConnectionFailed => "connection failed".to_string(),
+            ureq::Error::HostNotFound => "host not found".to_string(),
+            other => other.to_string(),
+        };
+        S3Error::Transport {
+            method,
+            target: self.target(key),
+            detail,
+            endpoint: self.client.endpoint.url.clone(),
+        }
+    }
+
+    fn status_error(&self, method: &'static str, key: &str, reply: &Reply) -> S3Error {
+        let (mut code, message) = code_and_message(&String::from_utf8_lossy(&reply.body));
+        if code.is_empty() {
+            code = reason(reply.status).to_string();
+        }
+        S3Error::Status {
+            method,
+            target: self.target(key),
+            status: reply.status,
+            code,
+            message,
+            endpoint: self.client.endpoint.url.clone(),
+        }
+    }
+
+    fn reply_error(&self, method: &'static str, key: &str, detail: impl ToString) -> S3Error {
+        S3Error::Reply {
+            method,
+            target: self.target(key),
+            detail: detail.to_string(),
+            endpoint: self.client.endpoint.url.clone(),
+        }
+    }
+
+    /// Sends `url` with `method`; the reply whatever its status.
+    fn send(
+        &self,
+        method: &'static str,
+        key: &str,
+        url: &str,
+        body: Option<&[u8]>,
+        range: Option<String>,
+    ) -> Result<Reply, S3Error> {
+        let agent = &self.client.agent;
+        let sent = match (method, body) {
+            ("PUT", Some(b)) => agent.put(url).send(b),
+            ("PUT", None) => agent.put(url).send_empty(),
+            ("POST", Some(b)) => agent.post(url).send(b),
+            ("POST", None) => agent.post(url).send_empty(),
+            ("DELETE", _) => agent.delete(url).call(),
+            ("HEAD", _) => agent.head(url).call(),
+            _ => {
+                let mut r = agent.get(url);
+                if let Some(range) = range {
+                    r = r.header("Range", range);
+                }
+                r.call()
+            }
+        };
+        let mut resp = sent.map_err(|e| self.failed(method, key, e))?;
+        let status = resp.status().as_u16();
+        let body = resp
+            .body_mut()
+            .with_config()
+            .limit(u64::MAX)
+            .read_to_vec()
+            .map_err(|e| self.failed(method, key, e))?;
+        Ok(Reply { status, body })
+    }
+
+    /// Sends and requires a 2xx status.
+    fn ok(
+        &self,
+        method: &'static str,
+        key: &str,
+        url: &str,
+        body: Option<&[u8]>,
+    ) -> Result<Reply, S3Error> {
+        let reply = self.send(method, key, url, body, None)?;
+        if (200..300).contains(&reply.status) {
+            Ok(reply)
+        } else {
+            Err(self.status_error(method, key, &reply))
+        }
+    }
+
+    fn creds(&self) -> Option<&rusty_s3::Credentials> {
+        Some(&self.client.credentials)
+    }
+
+    /// Makes the bucket unless it exists: `Existed` then. Asked first, because S3 (in
+    /// us-east-1) and RADOS Gateway answer 200 to the creation of a bucket one already owns,
+    /// and a run removes only a bucket it made.
+    pub fn create(&self) -> Result<Created, S3Error> {
+        if self.exists()? {
+            return Ok(Created::Existed);
+        }
+        let url = self
+            .names
+            .create_bucket(&self.client.credentials)
+            .sign(VALID);
+        let reply = self.send("PUT", "", url.as_str(), None, None)?;
+        match reply.status {
+            200..=299 => Ok(Created::Made),
+            409 => {
+                let e = self.status_error("PUT", "", &reply);
+                if e.code() == Some("BucketAlreadyOwnedByYou") {
+                    Ok(Created::Existed)
+                } else {
+                    Err(e)
+                }
+            }
+            _ => Err(self.status_error("PUT", "", &reply)),
+        }
+    }
+
+    /// Whether the bucket exists (and these credentials may use it: 403 is an error).
+    pub fn exists(&self) -> Result<bool, S3Error> {
+        let url = self.names.head_bucket(self.creds()).sign(VALID);
+        let reply = self.send("HEAD", "", url.as_str(), None, None)?;
+        match reply.status {
+            200..=299 => Ok(true),
+            404 => Ok(false),
+            _ => Err(self.status_error("HEAD", "", &reply)),
+        }
+    }
+
+    /// Removes the bucket, which must be empty.
+    pub fn delete(&self) -> Result<(), S3Error> {
+        let url = self
+            .names
+            .delete_bucket(&self.client.credentials)
+            .sign(VALID);
+        self.ok("DELETE", "", url.as_str(), None).map(drop)
+    }
+
+    /// One PUT of the whole object.
+    pub fn put(&self, key: &str, data: &[u8]) -> Result<(), S3Error> {
+        let url = self.names.put_object(self.creds(), key).sign(VALID);
+        self.ok("PUT", key, url.as_str(), Some(data)).map(drop)
+    }
+
+    /// A ranged GET of `buf.len()` bytes from `offset` into `buf`; returns the bytes the
+    /// object had there (fewer at its end, 0 beyond it).
+    pub fn get_range(&self, key: &str, offset: u64, buf: &mut [u8]) -> Result<usize, S3Error> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let url = self.names.get_object(self.creds(), key).sign(VALID);
+        let range = format!("bytes={}-{}", offset, offset + buf.len() as u64 - 1);
+        let mut resp = self
+            .client
+            .agent
+            .get(url.as_str())
+            .header("Range", range)
+            .call()
+            .map_err(|e| self.failed("GET", key, e))?;
+        let status = resp.status().as_u16();
+        if status == 416 {
+            return Ok(0);
+        }
+        if !(200..300).contains(&status) {
+            let body = resp.body_mut().read_to_vec().unwrap_or_default();
+            return Err(self.status_error("GET", key, &Reply { status, body }));
+        }
+        let mut reader = resp.body_mut().with_config().limit(u64::MAX).reader();
+        let mut got = 0;
+        while got < buf.len() {
+            let n = reader
+                .read(&mut buf[got..])
+                .map_err(|e| self.failed("GET", key, ureq::Error::Io(e)))?;
+            if n == 0 {
+                break;
+            }
+            got += n;
+        }
+        Ok(got)
+    }
+
+    /// The object's size (HEAD).
+    pub fn size(&self, key: &str) -> Result<u64, S3Error> {
+        let url = self.names.head_object(self.creds(), key).sign(VALID);
+        let resp = self
+            .client
+            .agent
+            .head(url.as_str())
+            .call()
+            .map_err(|e| self.failed("HEAD", key, e))?;
+        let status = resp.status().as_u16();
+        if !(200..300).contains(&status) {
+            return Err(self.status_error(
+                "HEAD",
+                key,
+                &Reply {
+                    status,
+                    body: Vec::new(),
+                },
+            ));
+        }
+        resp.headers()
+            .get("content-length")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| self.reply_error("HEAD", key, "no Content-Length"))
+    }
+
+    /// Removes the object (S3 answers 204 whether or not it existed).
+    pub fn remove(&self, key: &str) -> Result<(), S3Error> {
+        let url = self.names.delete_object(self.creds(), key).sign(VALID);
+        self.ok("DELETE", key, url.as_str(), None).map(drop)
+    }
+
+    /// One page of the objects under `prefix` (ListObjectsV2), and the token of the next.
+    pub fn list(
+        &self,
+        prefix: &str,
+        token: Option<&str>,
+    ) -> Result<(Vec<Listed>, Option<String>), S3Error> {
+        let mut action = ListObjectsV2::new(&self.names, self.creds());
+        action.with_prefix(prefix);
+        if let Some(t) = token {
+            action.with_continuation_token(t);
+        }
+        let url = action.sign(VALID);
+        let reply = self.ok("GET", prefix, url.as_str(), None)?;
+        let text = String::from_utf8_lossy(&reply.body);
+        let parsed =
+            ListObjectsV2::parse_response(&text).map_err(|e| self.reply_error("GET", prefix, e))?;
+        let objects = parsed
+            .contents
+            .into_iter()
+            .map(|c| Listed {
+                key: c.key,
+                size: c.size.unwrap_or(0),
+            })
+            .collect();
+        Ok((objects, parsed.next_continuation_token))
+    }
+
+    /// Every object under `prefix`, all pages.
+    pub fn list_all(&self, prefix: &str) -> Result<Vec<Listed>, S3Error> {
+        let mut all = Vec::new();
+        let mut token: Option<String> = None;
+        loop {
+            let (page, next) = self.list(prefix, token.as_deref())?;
+            all.extend(page);
+            match next {
+                Some(t) => token = Some(t),
+                None => return Ok(all),
+            }
+        }
+    }
+
+    /// Starts a multipart upload of `key`; its upload ID.
+    pub fn start_upload(&self, key: &str) -> Result<String, S3Error> {
+        let url = CreateMultipartUpload::new(&self.names, self.creds(), key).sign(VALID);
+        let reply = self.ok("POST", key, url.as_str(), None)?;
+        let text = String::from_utf8_lossy(&reply.body);
+        CreateMultipartUpload::parse_response(&text)
+            .map(|r| r.upload_id().to_string())
+            .map_err(|e| self.reply_error("POST", key, e))
+    }
+
+    /// Uploads part `part` (1 to 10,000); its ETag.
+    pub fn upload_part(
+        &self,
+        key: &str,
+        upload: &str,
+        part: u16,
+        data: &[u8],
+    ) -> Result<String, S3Error> {
+        let url = self
+            .names
+            .upload_part(self.creds(), key, part, upload)
+            .sign(VALID);
+        let agent = &self.client.agent;
+        let mut resp = agent
+            .put(url.as_str())
+            .send(data)
+            .map_err(|e| self.failed("PUT", key, e))?;
+        let status = resp.status().as_u16();
+        if !(200..300).contains(&status) {
+            let body = resp.body_mut().read_to_vec().unwrap_or_default();
+            return Err(self.status_error("PUT", key, &Reply { status, body }));
+        }
+        resp.headers()
+            .get("etag")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+            .ok_or_else(|| self.reply_error("PUT", key, "a part without an ETag"))
+    }
+
+    /// Completes the upload from its parts' ETags in part order.
+    pub fn complete_upload(
+        &self,
+        key: &str,
+        upload: &str,
+        etags: &[String],
+    ) -> Result<(), S3Error> {
+        let action = CompleteMultipartUpload::new(
+            &self.names,
+            self.creds(),
+            key,
+            upload,
+            etags.iter().map(String::as_str),
+        );
+        let url = action.sign(VALID);
+        let body = action.body();
+        self.ok("POST", key, url.as_str(), Some(body.as_bytes()))
+            .map(drop)
+    }
+
+    /// Abandons the upload and the parts sent.
+    pub fn abort_upload(&self, key: &str, upload: &str) -> Result<(), S3Error> {
+        let url = self
+            .names
+            .abort_multipart_upload(self.creds(), key, upload)
+            .sign(VALID);
+        self.ok("DELETE", key, url.as_str(), None).map(drop)
+    }
+}
+
+/// The reason of a status, for replies without a body (HEAD).
+fn reason(status: u16) -> &'static str {
+    match status {
+        400 => "BadRequest",
+        403 => "Forbidden",
+        404 => "NotFound",
+        409 => "Conflict",
+        416 => "InvalidRange",
+        500 => "InternalError",
+        503 => "ServiceUnavailable",
+        _ => "Error",
+    }
+}

@@ -1,0 +1,16 @@
+//! iogauge's S3 client, in a crate of its own so that its HTTP stack never reaches the
+//! parsers or the fuzz targets. `credentials` and `endpoint` resolve where requests go and
+//! what signs them (options, the AWS variables, the shared credentials file; a secret never
+//! from an option's value); `client` sends the requests an S3 engine needs (bucket create,
+//! HEAD and delete; object PUT, ranged GET, HEAD, DELETE; ListObjectsV2; multipart upload);
+//! `error` says what failed in one line. Blocking, no async runtime.
+
+pub mod client;
+pub mod credentials;
+pub mod endpoint;
+pub mod error;
+
+pub use client::{Bucket, Client, Created, Listed};
+pub use credentials::Credentials;
+pub use endpoint::{Addressing, Endpoint};
+pub use error::S3Error;

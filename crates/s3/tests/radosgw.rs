@@ -1,0 +1,156 @@
+//! The client against a real S3 server: Ceph's RADOS Gateway, started by
+//! `scripts/s3-server.sh` in a folder of this test's and stopped at its end (as root the
+//! script installs Debian's packages when they are missing; elsewhere without them the test
+//! says so and passes). One test, so the server starts once.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use s3::credentials::{self, Credentials};
+use s3::endpoint::{self, Endpoint};
+use s3::{Client, Created};
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/s3-server.sh")
+}
+
+/// The server's variables, or `None` when it cannot run here.
+fn start(dir: &Path) -> Option<HashMap<String, String>> {
+    let out = Command::new("bash")
+        .arg(script())
+        .arg("start")
+        .arg(dir)
+        .output()
+        .expect("bash");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        if stderr.contains("run as root") {
+            eprintln!("skipped: {stderr}");
+            return None;
+        }
+        panic!("s3-server.sh start failed:\n{stderr}");
+    }
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    )
+}
+
+struct Server(PathBuf);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .arg(script())
+            .arg("stop")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+fn resolved(vars: &HashMap<String, String>) -> (Endpoint, Credentials) {
+    let env = |k: &str| vars.get(k).cloned();
+    let e = endpoint::resolve(&endpoint::Given::default(), &env).unwrap();
+    let c = credentials::resolve(&credentials::Given::default(), &env, None).unwrap();
+    (e, c)
+}
+
+#[test]
+fn every_request_against_radosgw() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(vars) = start(dir.path()) else {
+        return;
+    };
+    let _server = Server(dir.path().to_path_buf());
+    let (endpoint, creds) = resolved(&vars);
+    let secret = creds.secret.expose().unwrap().to_string();
+    let client = Client::new(endpoint.clone(), &creds, 4);
+    let b = client.bucket("iogauge-client-test").unwrap();
+    assert!(!b.exists().unwrap());
+    assert_eq!(b.create().unwrap(), Created::Made);
+    assert_eq!(b.create().unwrap(), Created::Existed);
+    assert!(b.exists().unwrap());
+
+    // PUT, HEAD, ranged GETs (inside, across the end, beyond it).
+    let data: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+    b.put("dir/a", &data).unwrap();
+    assert_eq!(b.size("dir/a").unwrap(), 10_000);
+    let mut buf = vec![0u8; 100];
+    assert_eq!(b.get_range("dir/a", 1000, &mut buf).unwrap(), 100);
+    assert_eq!(&buf[..], &data[1000..1100]);
+    assert_eq!(b.get_range("dir/a", 9950, &mut buf).unwrap(), 50);
+    assert_eq!(&buf[..50], &data[9950..]);
+    assert_eq!(b.get_range("dir/a", 20_000, &mut buf).unwrap(), 0);
+
+    // A multipart upload of two 5 MiB parts and a short last one, read back across a seam.
+    let part = 5 << 20;
+    let upload = b.start_upload("big").unwrap();
+    let mut etags = Vec::new();
+    for (n, fill) in [(1u16, 1u8), (2, 2), (3, 3)] {
+        let len = if n == 3 { 1000 } else { part };
+        etags.push(b.upload_part("big", &upload, n, &vec![fill; len]).unwrap());
+    }
+    b.complete_upload("big", &upload, &etags).unwrap();
+    assert_eq!(b.size("big").unwrap(), 2 * part as u64 + 1000);
+    let mut seam = vec![0u8; 10];
+    b.get_range("big", part as u64 - 5, &mut seam).unwrap();
+    assert_eq!(seam, [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]);
+    // An aborted upload leaves no object.
+    let gone = b.start_upload("aborted").unwrap();
+    b.upload_part("aborted", &gone, 1, &[9u8; 100]).unwrap();
+    b.abort_upload("aborted", &gone).unwrap();
+
+    // Listing by prefix, over pages (the server's page is 1000 keys: 1003 objects).
+    for i in 0..1003 {
+        b.put(&format!("many/{i:04}"), b"x").unwrap();
+    }
+    let listed = b.list_all("many/").unwrap();
+    assert_eq!(listed.len(), 1003);
+    assert!(listed.iter().all(|o| o.size == 1));
+    let mut all: Vec<String> = b.list_all("").unwrap().into_iter().map(|o| o.key).collect();
+    all.retain(|k| !k.starts_with("many/"));
+    assert_eq!(all, ["big", "dir/a"]);
+
+    // Errors: one line, status and S3's code, no secret.
+    let e = b.size("missing").unwrap_err();
+    assert_eq!(e.status(), Some(404), "{e}");
+    let missing = client.bucket("no-such-bucket-here").unwrap();
+    let e = missing.put("k", b"x").unwrap_err();
+    assert_eq!(e.code(), Some("NoSuchBucket"), "{e}");
+    let mut wrong = creds.clone();
+    wrong.secret = engine::Secret::new(format!("{secret}x"));
+    let bad = Client::new(endpoint.clone(), &wrong, 1);
+    let e = bad
+        .bucket("iogauge-client-test")
+        .unwrap()
+        .put("k", b"x")
+        .unwrap_err();
+    assert_eq!(e.code(), Some("SignatureDoesNotMatch"), "{e}");
+    let line = e.to_string();
+    assert!(!line.contains(&secret) && !line.contains('\n'), "{line}");
+    assert!(line.contains(&endpoint.url), "{line}");
+    let unreachable = Endpoint {
+        url: "http://127.0.0.1:9".into(),
+        ..endpoint.clone()
+    };
+    let e = Client::new(unreachable, &creds, 1)
+        .bucket("x")
+        .unwrap()
+        .exists()
+        .unwrap_err();
+    assert!(e.to_string().contains("127.0.0.1:9"), "{e}");
+    assert_eq!(e.errno(), libc::ECONNREFUSED, "{e}");
+
+    // A bucket that holds objects is not removed; emptied, it is.
+    assert_eq!(b.delete().unwrap_err().code(), Some("BucketNotEmpty"));
+    for o in b.list_all("").unwrap() {
+        b.remove(&o.key).unwrap();
+    }
+    b.remove("never-there").unwrap();
+    b.delete().unwrap();
+    assert!(!b.exists().unwrap());
+}
