@@ -171,6 +171,7 @@ impl DummyEngine {
         page_cache: false,
         api_name: "DUMMY",
         queued: false,
+        object: None,
     };
 
     /// `rank` decides `only_rank0` for metadata operations; opens use `OpenHints::rank`.
@@ -212,6 +213,7 @@ impl Engine for DummyEngine {
     fn caps(&self) -> Caps {
         Caps {
             queued: self.queue.depth > 0,
+            object: None,
             ..Self::CAPS
         }
     }

@@ -46,9 +46,9 @@ pub use options::{EngineOption, IoShape, OptKind, OptValue, Workload};
 pub use posix::PosixEngine;
 pub use queue::{Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
 pub use registry::{
-    all_options, build, check, check_target, find_ior_key, find_option, for_target, lookup,
-    metadata_engines, module_of, EngineError, EngineInfo, RefusedApi, ALIASES, ENGINES,
-    REFUSED_APIS,
+    all_options, build, check, check_target, engines, find_ior_key, find_option, for_target,
+    lookup, metadata_engines, module_of, register, EngineError, EngineInfo, RefusedApi, ALIASES,
+    ENGINES, REFUSED_APIS,
 };
 pub use secret::Secret;
 pub use target::{FileKind, Space, Target, TargetInfo};
@@ -75,6 +75,59 @@ pub struct Caps {
     /// than one blocking call at a time ([`Engine::open`]): the workload chooses its mover by
     /// this flag, never by the engine's name.
     pub queued: bool,
+    /// An object store's engine: what its objects allow ([`ObjectCaps`]); `None` for a file
+    /// engine. Its targets are [`Target::Object`]s.
+    pub object: Option<ObjectCaps>,
+}
+
+/// What an object engine can do with an object, for the workloads to choose by (and to
+/// refuse, naming the option, what it cannot): no engine of this kind renames, makes
+/// directories (a key prefix stands for one) or overwrites part of an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObjectCaps {
+    /// Reads of a byte range (`GET` with `Range`); without, whole objects only.
+    pub ranged_get: bool,
+    /// An object written in parts: the limits of a multipart upload; `None`: one PUT each.
+    pub multipart: Option<MultipartLimits>,
+    /// Lists the keys under a prefix (ListObjectsV2).
+    pub listing: bool,
+}
+
+/// S3's limits of a multipart upload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MultipartLimits {
+    /// Every part but the last at least this many bytes (S3: 5 MiB).
+    pub min_part: u64,
+    /// Parts per object at most (S3: 10,000).
+    pub max_parts: u32,
+}
+
+impl MultipartLimits {
+    /// Amazon S3's, which S3-compatible servers keep.
+    pub const S3: MultipartLimits = MultipartLimits {
+        min_part: 5 << 20,
+        max_parts: 10_000,
+    };
+
+    /// Why an object of `object_bytes` written in parts of `part` bytes cannot be uploaded,
+    /// naming the limit; `None` when it can (one part needs no minimum).
+    pub fn refuse(&self, part: u64, object_bytes: u64) -> Option<String> {
+        let parts = object_bytes.div_ceil(part.max(1));
+        if parts > 1 && part < self.min_part {
+            return Some(format!(
+                "a part of {part} bytes in an object of {parts} parts: every part but the last \
+                 must be at least {} bytes (5 MiB)",
+                self.min_part
+            ));
+        }
+        if parts > u64::from(self.max_parts) {
+            return Some(format!(
+                "{parts} parts in one object: at most {}",
+                self.max_parts
+            ));
+        }
+        None
+    }
 }
 
 /// How a file is opened.

@@ -55,6 +55,7 @@ impl MmapEngine {
         page_cache: true,
         api_name: "MMAP",
         queued: false,
+        object: None,
     };
 
     pub fn new() -> Self {

@@ -136,6 +136,7 @@ impl PosixEngine {
             page_cache: !odirect,
             api_name: "POSIX",
             queued: false,
+            object: None,
         }
     }
 

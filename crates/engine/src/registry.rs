@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::path::Path;
+use std::sync::RwLock;
 
 use crate::config::EngineConfig;
 use crate::options::{EngineOption, IoShape, Workload};
@@ -39,6 +40,32 @@ pub struct EngineInfo {
 }
 
 impl EngineInfo {
+    /// A row for an engine that lives in another crate (S3, MPI-IO), for [`register`].
+    #[allow(clippy::too_many_arguments)]
+    pub const fn new(
+        name: &'static str,
+        module: &'static str,
+        help: &'static str,
+        caps: Caps,
+        options: &'static [EngineOption],
+        shares: &'static [&'static str],
+        check: Option<Check>,
+        check_target: Option<TargetCheck>,
+        make: fn(&EngineConfig, usize) -> Box<dyn Engine>,
+    ) -> Self {
+        EngineInfo {
+            name,
+            module,
+            help,
+            caps,
+            options,
+            shares,
+            check,
+            check_target,
+            make,
+        }
+    }
+
     /// The engine for one rank.
     pub fn make(&self, cfg: &EngineConfig, rank: usize) -> Box<dyn Engine> {
         (self.make)(cfg, rank)
@@ -235,10 +262,34 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// The engines of other crates, registered by the binary at start-up ([`register`]).
+static REGISTERED: RwLock<Vec<&'static EngineInfo>> = RwLock::new(Vec::new());
+
+/// Adds an engine that lives in another crate (its HTTP stack or MPI library kept out of this
+/// one), from the binary at start-up, before any lookup. A name of [`REFUSED_APIS`] it provides
+/// is found from then on instead of refused. Registering a name twice, or one of [`ENGINES`],
+/// is a programming error (panics).
+pub fn register(info: &'static EngineInfo) {
+    let mut all = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    let taken = ENGINES
+        .iter()
+        .chain(all.iter().copied())
+        .any(|e| e.name.eq_ignore_ascii_case(info.name) || e.module == info.module);
+    assert!(!taken, "engine {} registered twice", info.name);
+    all.push(info);
+}
+
+/// Every engine: the table's in IOR's order, then the registered ones in their order.
+pub fn engines() -> impl Iterator<Item = &'static EngineInfo> {
+    let extra: Vec<&'static EngineInfo> =
+        REGISTERED.read().unwrap_or_else(|e| e.into_inner()).clone();
+    ENGINES.iter().chain(extra)
+}
+
 /// Finds an engine by name, ignoring ASCII case (IOR compares exactly; being lenient costs
 /// nothing since no two names differ only by case).
 pub fn lookup(api: &str) -> Result<&'static EngineInfo, EngineError> {
-    if let Some(info) = ENGINES.iter().find(|e| e.name.eq_ignore_ascii_case(api)) {
+    if let Some(info) = engines().find(|e| e.name.eq_ignore_ascii_case(api)) {
         return Ok(info);
     }
     if let Some(r) = REFUSED_APIS
@@ -252,7 +303,7 @@ pub fn lookup(api: &str) -> Result<&'static EngineInfo, EngineError> {
     }
     Err(EngineError::Unknown {
         api: api.to_string(),
-        suggestion: text::suggest(api, ENGINES.iter().map(|e| e.name)).map(str::to_string),
+        suggestion: text::suggest(api, engines().map(|e| e.name)).map(str::to_string),
     })
 }
 
@@ -271,14 +322,12 @@ pub fn for_target(cfg: &EngineConfig) -> Box<dyn Engine> {
 
 /// The engines that run metadata workloads, in table order.
 pub fn metadata_engines() -> impl Iterator<Item = &'static EngineInfo> {
-    ENGINES.iter().filter(|e| e.caps.metadata)
+    engines().filter(|e| e.caps.metadata)
 }
 
 /// Every declared option with its engine, in table order.
 pub fn all_options() -> impl Iterator<Item = (&'static EngineInfo, &'static EngineOption)> {
-    ENGINES
-        .iter()
-        .flat_map(|e| e.options.iter().map(move |o| (e, o)))
+    engines().flat_map(|e| e.options.iter().map(move |o| (e, o)))
 }
 
 /// The option with full name `name` (`posix.odirect`, matched exactly, as IOR's long names).
@@ -304,7 +353,7 @@ pub fn find_ior_key(key: &str) -> Option<(&'static EngineInfo, &'static EngineOp
 /// a provided engine's or a refused API's.
 pub fn module_of(name: &str) -> Option<&'static str> {
     let (prefix, _) = name.split_once('.')?;
-    let provided = ENGINES.iter().map(|e| e.module);
+    let provided = engines().map(|e| e.module);
     let refused = REFUSED_APIS.iter().flat_map(|r| r.modules.iter().copied());
     provided
         .chain(refused)
@@ -335,7 +384,7 @@ pub fn check(cfg: &EngineConfig, workload: &Workload) -> Result<&'static EngineI
     check_kinds(cfg, find_option)?;
     // In table order, the chosen engine's own checks at its place: the first error does not
     // depend on how the options are stored.
-    for e in ENGINES {
+    for e in engines() {
         for opt in e.options {
             let name = e.full_name(opt);
             if cfg.options.get(&name).is_none_or(|v| opt.is_default(v)) {

@@ -1,9 +1,9 @@
 //! What an engine operation names, and what an engine can say about it before a run.
 //!
-//! A [`Target`] is borrowed and `Copy`, so passing one costs what a `&Path` did. Today every
-//! engine has a path namespace; an object engine will add a variant (bucket and key), so
-//! engines match on the variant, and a file engine given one it cannot serve answers
-//! `io::ErrorKind::Unsupported` ([`Target::file_path`]).
+//! A [`Target`] is borrowed and `Copy`, so passing one costs what a `&Path` did. File engines
+//! have a path namespace, object engines (S3) a bucket and key ([`Target::Object`]); an engine
+//! given a kind it cannot serve answers `io::ErrorKind::Unsupported` ([`Target::file_path`],
+//! [`Target::object`]).
 
 use std::fmt;
 use std::io;
@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 pub enum Target<'a> {
     /// A file or directory of a file system (file engines).
     Path(&'a Path),
+    /// An object of an object store: its bucket and key (object engines). A key prefix
+    /// ending in `/` stands for a directory where a workload needs one.
+    Object { bucket: &'a str, key: &'a str },
 }
 
 impl<'a> Target<'a> {
@@ -25,7 +28,26 @@ impl<'a> Target<'a> {
     pub fn as_path(&self) -> Option<&'a Path> {
         match *self {
             Target::Path(p) => Some(p),
+            Target::Object { .. } => None,
         }
+    }
+
+    /// Bucket and key, for a target that is an object.
+    pub fn as_object(&self) -> Option<(&'a str, &'a str)> {
+        match *self {
+            Target::Object { bucket, key } => Some((bucket, key)),
+            Target::Path(_) => None,
+        }
+    }
+
+    /// The bucket and key an object engine (`api`) works on; `Unsupported` for a path.
+    pub fn object(self, api: &str) -> io::Result<(&'a str, &'a str)> {
+        self.as_object().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!("the {api} engine works on objects (bucket and key), not on {self}"),
+            )
+        })
     }
 
     /// The path a file engine (`api`, as in its messages) works on; `Unsupported` for a
@@ -56,6 +78,7 @@ impl fmt::Display for Target<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Target::Path(p) => write!(f, "{}", p.display()),
+            Target::Object { bucket, key } => write!(f, "s3://{bucket}/{key}"),
         }
     }
 }

@@ -110,7 +110,7 @@ fn wrapped(out: &mut String, head: &str, indent: usize, text: &str) {
 
 /// The engines `-a` takes, in prose: `POSIX, MMAP or DUMMY`.
 fn engine_names() -> String {
-    let names: Vec<&str> = engine::ENGINES.iter().map(|e| e.name).collect();
+    let names: Vec<&str> = engine::engines().map(|e| e.name).collect();
     text::join_words(&names, "or")
 }
 
@@ -185,7 +185,7 @@ pub fn help_text() -> String {
         }
         if group == Group::Backend {
             // After -a: what each engine does, then the engines' options.
-            for e in engine::ENGINES {
+            for e in engine::engines() {
                 wrapped(&mut out, &format!("        -a {}", e.name), COLUMN, e.help);
             }
             for (e, o) in engine::all_options() {

@@ -199,8 +199,7 @@ pub const TABLE: Table<Target, Group> = Table {
 
 /// IOR's module options other than the engines' own.
 fn module_refusal(module: &str) -> String {
-    let provided: Vec<String> = engine::ENGINES
-        .iter()
+    let provided: Vec<String> = engine::engines()
         .filter_map(|e| e.options_pattern())
         .collect();
     format!(

@@ -151,6 +151,7 @@ pub const fn caps(api_name: &'static str, odirect: bool) -> Caps {
         page_cache: !odirect,
         api_name,
         queued: true,
+        object: None,
     }
 }
 
