@@ -3,6 +3,7 @@
 //! rank (or per request slot); nothing here spawns a thread or links an async runtime.
 
 use std::io::Read;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rusty_s3::actions::{CompleteMultipartUpload, CreateMultipartUpload, ListObjectsV2, S3Action};
@@ -22,6 +23,29 @@ pub struct Client {
     agent: Agent,
     credentials: rusty_s3::Credentials,
     endpoint: Endpoint,
+    retry: Retry,
+    /// Requests the server throttled (503 `SlowDown`, 429), each retried.
+    throttled: AtomicU64,
+}
+
+/// How a throttled request is tried again: after `base`, doubling up to `cap`, at most
+/// `attempts` times in all (then its error stands).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retry {
+    pub attempts: u32,
+    pub base: Duration,
+    pub cap: Duration,
+}
+
+impl Default for Retry {
+    /// AWS's SDKs' standard mode, longer: the gateway asked the client to slow down.
+    fn default() -> Self {
+        Retry {
+            attempts: 10,
+            base: Duration::from_millis(20),
+            cap: Duration::from_secs(2),
+        }
+    }
 }
 
 /// One bucket of a [`Client`].
@@ -72,11 +96,24 @@ impl Client {
             agent: Agent::new_with_config(config),
             credentials,
             endpoint,
+            retry: Retry::default(),
+            throttled: AtomicU64::new(0),
         }
+    }
+
+    /// With another retry policy.
+    pub fn with_retry(mut self, retry: Retry) -> Client {
+        self.retry = retry;
+        self
     }
 
     pub fn endpoint(&self) -> &Endpoint {
         &self.endpoint
+    }
+
+    /// Requests throttled so far (each was retried, or failed after the last attempt).
+    pub fn throttled(&self) -> u64 {
+        self.throttled.load(Ordering::Relaxed)
     }
 
     /// Bucket `name`; Err for a name the addressing cannot put in a URL.
@@ -99,10 +136,21 @@ impl Client {
     }
 }
 
-/// A response: its status and body (read whole; data reads go through [`Bucket::get_range`]).
+/// A response: its status, its body (read whole unless it went into the caller's buffer), and
+/// the headers the requests need.
 struct Reply {
     status: u16,
     body: Vec<u8>,
+    /// Bytes read into the caller's buffer (a ranged GET).
+    into: usize,
+    etag: Option<String>,
+    length: Option<u64>,
+}
+
+impl Reply {
+    fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
 }
 
 impl Bucket<'_> {
@@ -158,40 +206,98 @@ impl Bucket<'_> {
         }
     }
 
-    /// Sends `url` with `method`; the reply whatever its status.
-    fn send(
+    /// One try of `method` on `url`: the reply whatever its status. A 2xx body goes into
+    /// `into` when given (a ranged GET), else into the reply.
+    fn attempt(
         &self,
         method: &'static str,
-        key: &str,
         url: &str,
         body: Option<&[u8]>,
-        range: Option<String>,
-    ) -> Result<Reply, S3Error> {
+        range: Option<&str>,
+        into: Option<&mut [u8]>,
+    ) -> Result<Reply, ureq::Error> {
         let agent = &self.client.agent;
-        let sent = match (method, body) {
+        let mut resp = match (method, body) {
             ("PUT", Some(b)) => agent.put(url).send(b),
             ("PUT", None) => agent.put(url).send_empty(),
             ("POST", Some(b)) => agent.post(url).send(b),
             ("POST", None) => agent.post(url).send_empty(),
             ("DELETE", _) => agent.delete(url).call(),
             ("HEAD", _) => agent.head(url).call(),
-            _ => {
-                let mut r = agent.get(url);
-                if let Some(range) = range {
-                    r = r.header("Range", range);
-                }
-                r.call()
-            }
-        };
-        let mut resp = sent.map_err(|e| self.failed(method, key, e))?;
+            _ => match range {
+                Some(r) => agent.get(url).header("Range", r).call(),
+                None => agent.get(url).call(),
+            },
+        }?;
         let status = resp.status().as_u16();
-        let body = resp
-            .body_mut()
-            .with_config()
-            .limit(u64::MAX)
-            .read_to_vec()
-            .map_err(|e| self.failed(method, key, e))?;
-        Ok(Reply { status, body })
+        let header = |name: &str| {
+            resp.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let etag = header("etag");
+        let length = header("content-length").and_then(|v| v.parse().ok());
+        let mut reply = Reply {
+            status,
+            body: Vec::new(),
+            into: 0,
+            etag,
+            length,
+        };
+        match into {
+            Some(buf) if reply.ok() => {
+                let mut reader = resp.body_mut().with_config().limit(u64::MAX).reader();
+                while reply.into < buf.len() {
+                    let n = reader.read(&mut buf[reply.into..])?;
+                    if n == 0 {
+                        break;
+                    }
+                    reply.into += n;
+                }
+            }
+            _ if method == "HEAD" => {}
+            _ => {
+                reply.body = resp
+                    .body_mut()
+                    .with_config()
+                    .limit(u64::MAX)
+                    .read_to_vec()?
+            }
+        }
+        Ok(reply)
+    }
+
+    /// Sends `url` with `method`, again after a pause while the server throttles (counted);
+    /// the reply whatever its status.
+    fn send(
+        &self,
+        method: &'static str,
+        key: &str,
+        url: &str,
+        body: Option<&[u8]>,
+        range: Option<&str>,
+        mut into: Option<&mut [u8]>,
+    ) -> Result<Reply, S3Error> {
+        let retry = self.client.retry;
+        let mut pause = retry.base;
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let reply = self
+                .attempt(method, url, body, range, into.as_deref_mut())
+                .map_err(|e| self.failed(method, key, e))?;
+            let throttled = matches!(reply.status, 503 | 429);
+            if !throttled {
+                return Ok(reply);
+            }
+            self.client.throttled.fetch_add(1, Ordering::Relaxed);
+            if tries >= retry.attempts.max(1) {
+                return Ok(reply);
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(retry.cap);
+        }
     }
 
     /// Sends and requires a 2xx status.
@@ -202,8 +308,8 @@ impl Bucket<'_> {
         url: &str,
         body: Option<&[u8]>,
     ) -> Result<Reply, S3Error> {
-        let reply = self.send(method, key, url, body, None)?;
-        if (200..300).contains(&reply.status) {
+        let reply = self.send(method, key, url, body, None, None)?;
+        if reply.ok() {
             Ok(reply)
         } else {
             Err(self.status_error(method, key, &reply))
@@ -225,7 +331,7 @@ impl Bucket<'_> {
             .names
             .create_bucket(&self.client.credentials)
             .sign(VALID);
-        let reply = self.send("PUT", "", url.as_str(), None, None)?;
+        let reply = self.send("PUT", "", url.as_str(), None, None, None)?;
         match reply.status {
             200..=299 => Ok(Created::Made),
             409 => {
@@ -243,7 +349,7 @@ impl Bucket<'_> {
     /// Whether the bucket exists (and these credentials may use it: 403 is an error).
     pub fn exists(&self) -> Result<bool, S3Error> {
         let url = self.names.head_bucket(self.creds()).sign(VALID);
-        let reply = self.send("HEAD", "", url.as_str(), None, None)?;
+        let reply = self.send("HEAD", "", url.as_str(), None, None, None)?;
         match reply.status {
             200..=299 => Ok(true),
             404 => Ok(false),
@@ -274,59 +380,20 @@ impl Bucket<'_> {
         }
         let url = self.names.get_object(self.creds(), key).sign(VALID);
         let range = format!("bytes={}-{}", offset, offset + buf.len() as u64 - 1);
-        let mut resp = self
-            .client
-            .agent
-            .get(url.as_str())
-            .header("Range", range)
-            .call()
-            .map_err(|e| self.failed("GET", key, e))?;
-        let status = resp.status().as_u16();
-        if status == 416 {
-            return Ok(0);
+        let reply = self.send("GET", key, url.as_str(), None, Some(&range), Some(buf))?;
+        match reply.status {
+            416 => Ok(0),
+            _ if reply.ok() => Ok(reply.into),
+            _ => Err(self.status_error("GET", key, &reply)),
         }
-        if !(200..300).contains(&status) {
-            let body = resp.body_mut().read_to_vec().unwrap_or_default();
-            return Err(self.status_error("GET", key, &Reply { status, body }));
-        }
-        let mut reader = resp.body_mut().with_config().limit(u64::MAX).reader();
-        let mut got = 0;
-        while got < buf.len() {
-            let n = reader
-                .read(&mut buf[got..])
-                .map_err(|e| self.failed("GET", key, ureq::Error::Io(e)))?;
-            if n == 0 {
-                break;
-            }
-            got += n;
-        }
-        Ok(got)
     }
 
     /// The object's size (HEAD).
     pub fn size(&self, key: &str) -> Result<u64, S3Error> {
         let url = self.names.head_object(self.creds(), key).sign(VALID);
-        let resp = self
-            .client
-            .agent
-            .head(url.as_str())
-            .call()
-            .map_err(|e| self.failed("HEAD", key, e))?;
-        let status = resp.status().as_u16();
-        if !(200..300).contains(&status) {
-            return Err(self.status_error(
-                "HEAD",
-                key,
-                &Reply {
-                    status,
-                    body: Vec::new(),
-                },
-            ));
-        }
-        resp.headers()
-            .get("content-length")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse().ok())
+        let reply = self.ok("HEAD", key, url.as_str(), None)?;
+        reply
+            .length
             .ok_or_else(|| self.reply_error("HEAD", key, "no Content-Length"))
     }
 
@@ -399,20 +466,9 @@ impl Bucket<'_> {
             .names
             .upload_part(self.creds(), key, part, upload)
             .sign(VALID);
-        let agent = &self.client.agent;
-        let mut resp = agent
-            .put(url.as_str())
-            .send(data)
-            .map_err(|e| self.failed("PUT", key, e))?;
-        let status = resp.status().as_u16();
-        if !(200..300).contains(&status) {
-            let body = resp.body_mut().read_to_vec().unwrap_or_default();
-            return Err(self.status_error("PUT", key, &Reply { status, body }));
-        }
-        resp.headers()
-            .get("etag")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
+        let reply = self.ok("PUT", key, url.as_str(), Some(data))?;
+        reply
+            .etag
             .ok_or_else(|| self.reply_error("PUT", key, "a part without an ETag"))
     }
 

@@ -7,6 +7,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "support/proxy.rs"]
+mod proxy;
+
+use s3::client::Retry;
 use s3::credentials::{self, Credentials};
 use s3::endpoint::{self, Endpoint};
 use s3::{Client, Created};
@@ -144,6 +148,37 @@ fn every_request_against_radosgw() {
         .unwrap_err();
     assert!(e.to_string().contains("127.0.0.1:9"), "{e}");
     assert_eq!(e.errno(), libc::ECONNREFUSED, "{e}");
+
+    // Throttling: behind a proxy that answers two requests in three with 503 SlowDown,
+    // every request passes after its retries, each throttled one counted; one that is always
+    // throttled fails after its attempts with the code in its line.
+    let upstream: std::net::SocketAddr =
+        endpoint.url.trim_start_matches("http://").parse().unwrap();
+    let via = |throttle: fn(u64) -> bool| Endpoint {
+        url: format!("http://{}", proxy::start(upstream, throttle)),
+        ..endpoint.clone()
+    };
+    let slowed = Client::new(via(|n| n % 3 != 2), &creds, 2);
+    let sb = slowed.bucket("iogauge-client-test").unwrap();
+    sb.put("slow", b"through").unwrap();
+    let mut back = [0u8; 7];
+    assert_eq!(sb.get_range("slow", 0, &mut back).unwrap(), 7);
+    assert_eq!(&back, b"through");
+    assert_eq!(slowed.throttled(), 4);
+    let quick = Retry {
+        attempts: 3,
+        base: std::time::Duration::from_millis(1),
+        cap: std::time::Duration::from_millis(4),
+    };
+    let stopped = Client::new(via(|_| true), &creds, 1).with_retry(quick);
+    let e = stopped
+        .bucket("iogauge-client-test")
+        .unwrap()
+        .size("slow")
+        .unwrap_err();
+    assert!(e.is_throttled(), "{e}");
+    assert_eq!(stopped.throttled(), 3);
+    b.remove("slow").unwrap();
 
     // A bucket that holds objects is not removed; emptied, it is.
     assert_eq!(b.delete().unwrap_err().code(), Some("BucketNotEmpty"));
