@@ -9,28 +9,33 @@ use std::process::Command;
 use crate::common::{iogauge_args, json, listing, shm, tmp, Run};
 
 /// llama3_8b with 2 layers, hidden 64, FFN 224, vocab 1000, 8 heads, 2 KV heads: shards of
-/// kilobytes. `extra` after the config's overrides.
+/// kilobytes.
+pub(super) const SHAPE: [&str; 8] = [
+    "dlio",
+    "llama3_8b",
+    "++workload.model.num_layers=2",
+    "++workload.model.transformer.hidden_size=64",
+    "++workload.model.transformer.ffn_hidden_size=224",
+    "++workload.model.transformer.vocab_size=1000",
+    "++workload.model.transformer.num_attention_heads=8",
+    "++workload.model.transformer.num_kv_heads=2",
+];
+
+/// [`SHAPE`], no pause, 2 checkpoints written and read in `folder`; `extra` after it.
 fn ck(folder: &Path, out: &Path, extra: &[&str]) -> Run {
     let folder = format!(
         "++workload.checkpoint.checkpoint_folder={}",
         folder.display()
     );
-    let mut args = vec![
-        "dlio",
-        "llama3_8b",
-        "++workload.model.num_layers=2",
-        "++workload.model.transformer.hidden_size=64",
-        "++workload.model.transformer.ffn_hidden_size=224",
-        "++workload.model.transformer.vocab_size=1000",
-        "++workload.model.transformer.num_attention_heads=8",
-        "++workload.model.transformer.num_kv_heads=2",
+    let mut args = SHAPE.to_vec();
+    args.extend([
         "++workload.checkpoint.time_between_checkpoints=0",
         "++workload.checkpoint.num_checkpoints_write=2",
         "++workload.checkpoint.num_checkpoints_read=2",
         &folder,
         "--output",
         out.to_str().unwrap(),
-    ];
+    ]);
     args.extend_from_slice(extra);
     iogauge_args(&args)
 }
@@ -71,14 +76,9 @@ fn traced(dir: &Path, trace: &str, extra: &[&str]) -> Option<String> {
         .args(["-f", "-e", &format!("trace={trace}"), "-o"])
         .arg(&file)
         .arg(crate::common::bin())
+        .arg("--no-store")
+        .args(SHAPE)
         .args([
-            "--no-store",
-            "dlio",
-            "llama3_8b",
-            "++workload.model.num_layers=2",
-            "++workload.model.transformer.hidden_size=64",
-            "++workload.model.transformer.ffn_hidden_size=224",
-            "++workload.model.transformer.vocab_size=1000",
             "++workload.checkpoint.time_between_checkpoints=0",
             "--output",
             dir.join("out").to_str().unwrap(),

@@ -10,13 +10,8 @@ use crate::safety::signal::{has_entry, interrupt, spawn, wait_for};
 
 /// A run of 3 checkpoints of about 3 MiB over 2 ranks, `pause` seconds before each.
 fn args<'a>(folder: &'a str, out: &'a str, j: &'a str, pause: &'a str) -> Vec<&'a str> {
-    vec![
-        "dlio",
-        "llama3_8b",
-        "++workload.model.num_layers=2",
-        "++workload.model.transformer.hidden_size=64",
-        "++workload.model.transformer.ffn_hidden_size=224",
-        "++workload.model.transformer.vocab_size=1000",
+    let mut args = super::checkpoint::SHAPE.to_vec();
+    args.extend([
         pause,
         "++workload.checkpoint.num_checkpoints_write=3",
         "++workload.checkpoint.num_checkpoints_read=1",
@@ -27,7 +22,8 @@ fn args<'a>(folder: &'a str, out: &'a str, j: &'a str, pause: &'a str) -> Vec<&'
         j,
         "--tasks",
         "2",
-    ]
+    ]);
+    args
 }
 
 fn folder_arg(p: &Path) -> String {
