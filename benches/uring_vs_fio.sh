@@ -30,6 +30,8 @@ Options (each also settable through the environment variable named in brackets):
   -d DIR     target directory; repeat for several                       [DIRS="/var/tmp /dev/shm"]
   -c         also count instructions per operation (valgrind)           [COUNT=1]
   -q         also the SQPOLL row at depth 32                            [SQPOLL=1]
+  -x         also context switches per transfer (perf stat, the whole
+             process tree of each run)                                 [CTXSW=1]
   -h         this help
 
 Environment only: IOGAUGE (default: built with `cargo build --release` here), FIO (fio),
@@ -46,11 +48,12 @@ DEPTHS=${DEPTHS:-1,8,32,128}
 RUNS=${RUNS:-5}
 COUNT=${COUNT:-0}
 SQPOLL=${SQPOLL:-0}
+CTXSW=${CTXSW:-0}
 FIO=${FIO:-fio}
 VALGRIND=${VALGRIND:-valgrind}
 read -r -a DIR_LIST <<<"${DIRS:-/var/tmp /dev/shm}"
 dirs_from_flags=()
-while getopts ":s:j:D:n:d:cqh" opt; do
+while getopts ":s:j:D:n:d:cqxh" opt; do
   case $opt in
     s) SIZE=$OPTARG ;;
     j) JOBS=$OPTARG ;;
@@ -59,6 +62,7 @@ while getopts ":s:j:D:n:d:cqh" opt; do
     d) dirs_from_flags+=("$OPTARG") ;;
     c) COUNT=1 ;;
     q) SQPOLL=1 ;;
+    x) CTXSW=1 ;;
     h) usage; exit 0 ;;
     :) echo "uring_vs_fio.sh: -$OPTARG needs a value (see -h)" >&2; exit 2 ;;
     *) echo "uring_vs_fio.sh: unknown option -$OPTARG (see -h)" >&2; exit 2 ;;
@@ -95,6 +99,19 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# With -x, a command runs under `perf stat -e context-switches` (children included), the count
+# left in $WORK/cs; else as it is.
+[ "$CTXSW" = 0 ] || command -v perf >/dev/null || die_usage "perf not found (-x; Debian's linux-perf)"
+measured() {
+  if [ "$CTXSW" = 1 ]; then
+    perf stat -x, -e context-switches -o "$WORK/cs.raw" -- "$@"
+    local rc=$?
+    awk -F, '/context-switches/ {print $1}' "$WORK/cs.raw" >"$WORK/cs"
+    return $rc
+  fi
+  "$@"
+}
+
 # Whether O_DIRECT opens in directory $1 (tmpfs takes it from Linux 6.6 on).
 direct_ok() {
   python3 - "$1" <<'PY'
@@ -125,7 +142,7 @@ iogauge_run() { # base direct pattern depth [sqpoll]
     randwrite) extra+=(-w -z -t 4k) ;;
     seqwrite) extra+=(-w -t 1m) ;;
   esac
-  "$IOGAUGE" --no-store ior -a IOURING --iouring.depth "$depth" --tasks "$JOBS" -F -k -E \
+  measured "$IOGAUGE" --no-store ior -a IOURING --iouring.depth "$depth" --tasks "$JOBS" -F -k -E \
     -b "$SIZE" -o "$base/f" --json "$json" "${extra[@]}" >"$WORK/iog.out" 2>&1 ||
     { cat "$WORK/iog.out" >&2; return 1; }
   python3 - "$json" <<'PY'
@@ -144,7 +161,7 @@ fio_run() { # base direct pattern depth [sqpoll]
   esac
   local sq=()
   [ "${5:-0}" = 1 ] && sq+=(--sqthread_poll=1)
-  "$FIO" --name=u --ioengine=io_uring --iodepth="$depth" --direct="$direct" --rw="$rw" \
+  measured "$FIO" --name=u --ioengine=io_uring --iodepth="$depth" --direct="$direct" --rw="$rw" \
     --bs="$bs" --size="$SIZE" --numjobs="$JOBS" --directory="$base" \
     --filename_format='f.0000000$jobnum' --group_reporting --output-format=json \
     "${sq[@]}" >"$WORK/fio.json" 2>"$WORK/fio.err" || { cat "$WORK/fio.err" >&2; return 1; }
@@ -174,29 +191,38 @@ for d in "${DIR_LIST[@]}"; do
         [ $(((r + depth) % 2)) = 0 ] || order=(fio iogauge)
         for tool in "${order[@]}"; do
           out=$("${tool}_run" "$base" "$direct" "$pattern" "$depth")
-          echo "$tool $d $pattern $depth $r $out" | tee -a "$RESULTS"
+          cs=-
+          [ "$CTXSW" = 0 ] || cs=$(cat "$WORK/cs")
+          echo "$tool $d $pattern $depth $r $out $cs" | tee -a "$RESULTS"
         done
       done
     done
     if [ "$SQPOLL" = 1 ]; then
       for tool in iogauge fio; do
         out=$("${tool}_run" "$base" "$direct" randread 32 1)
-        echo "$tool $d randread-sqpoll 32 $r $out" | tee -a "$RESULTS"
+        echo "$tool $d randread-sqpoll 32 $r $out -" | tee -a "$RESULTS"
       done
     fi
   done
 done
 
-python3 - "$RESULTS" <<'PY'
+python3 - "$RESULTS" "$SIZE" "$JOBS" <<'PY'
 import sys, statistics as st
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
-by = {}
-for tool, d, pat, depth, r, iops, mibs in rows:
+size = sys.argv[2].lower()
+size = int(size[:-1]) << {"k": 10, "m": 20, "g": 30}[size[-1]] if size[-1] in "kmg" else int(size)
+jobs = int(sys.argv[3])
+by, cs = {}, {}
+for tool, d, pat, depth, r, iops, mibs, ctx in rows:
     by.setdefault((d, pat, int(depth)), {}).setdefault(tool, {})[int(r)] = (float(iops), float(mibs))
+    if ctx != "-":
+        ops = jobs * size // (1 << 20 if pat == "seqwrite" else 4096)
+        cs.setdefault((d, pat, int(depth)), {}).setdefault(tool, []).append(float(ctx) / ops)
 print()
 print("Medians over rounds. ratio = median(iogauge)/median(fio); paired = median of the per-round")
-print("ratios; band = the per-round ratios' range.")
-print(f'{"dir":10} {"pattern":15} {"depth":>5} {"iogauge IOPS":>13} {"fio IOPS":>11} {"MiB/s iog":>10} {"fio":>9} {"ratio":>6} {"paired":>6}  band')
+print("ratios; band = the per-round ratios' range." + (" cs/op: context switches per transfer" if cs else ""))
+extra = f' {"cs/op iog":>9} {"fio":>6}' if cs else ""
+print(f'{"dir":10} {"pattern":15} {"depth":>5} {"iogauge IOPS":>13} {"fio IOPS":>11} {"MiB/s iog":>10} {"fio":>9} {"ratio":>6} {"paired":>6}  {"band":11}{extra}')
 for (d, pat, depth), t in sorted(by.items()):
     if "iogauge" not in t or "fio" not in t:
         continue
@@ -204,8 +230,11 @@ for (d, pat, depth), t in sorted(by.items()):
     gi, fi = st.median(v[0] for v in g.values()), st.median(v[0] for v in f.values())
     gm, fm = st.median(v[1] for v in g.values()), st.median(v[1] for v in f.values())
     per = [g[r][0] / f[r][0] for r in g if r in f and f[r][0] > 0]
+    c = cs.get((d, pat, depth), {})
+    tail = (f' {st.median(c["iogauge"]):9.2f} {st.median(c["fio"]):6.2f}'
+            if "iogauge" in c and "fio" in c else "")
     print(f'{d:10} {pat:15} {depth:5} {gi:13.0f} {fi:11.0f} {gm:10.1f} {fm:9.1f} '
-          f'{gi / fi:6.3f} {st.median(per):6.3f}  {min(per):.3f}-{max(per):.3f}')
+          f'{gi / fi:6.3f} {st.median(per):6.3f}  {min(per):.3f}-{max(per):.3f}{tail}')
 PY
 
 if [ "$COUNT" = 1 ]; then
