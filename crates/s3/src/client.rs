@@ -430,6 +430,32 @@ impl Bucket<'_> {
         Ok((objects, parsed.next_continuation_token))
     }
 
+    /// One level under `prefix` (delimiter `/`), all pages: the keys of the objects there and
+    /// the prefixes below it (each ending in `/`).
+    pub fn list_level(&self, prefix: &str) -> Result<(Vec<String>, Vec<String>), S3Error> {
+        let (mut keys, mut dirs) = (Vec::new(), Vec::new());
+        let mut token: Option<String> = None;
+        loop {
+            let mut action = ListObjectsV2::new(&self.names, self.creds());
+            action.with_prefix(prefix);
+            action.with_delimiter("/");
+            if let Some(t) = &token {
+                action.with_continuation_token(t.as_str());
+            }
+            let url = action.sign(VALID);
+            let reply = self.ok("GET", prefix, url.as_str(), None)?;
+            let text = String::from_utf8_lossy(&reply.body);
+            let page = ListObjectsV2::parse_response(&text)
+                .map_err(|e| self.reply_error("GET", prefix, e))?;
+            keys.extend(page.contents.into_iter().map(|c| c.key));
+            dirs.extend(page.common_prefixes.into_iter().map(|p| p.prefix));
+            match page.next_continuation_token {
+                Some(t) => token = Some(t),
+                None => return Ok((keys, dirs)),
+            }
+        }
+    }
+
     /// Every object under `prefix`, all pages.
     pub fn list_all(&self, prefix: &str) -> Result<Vec<Listed>, S3Error> {
         let mut all = Vec::new();

@@ -3,14 +3,17 @@
 //! what signs them (options, the AWS variables, the shared credentials file; a secret never
 //! from an option's value); `client` sends the requests an S3 engine needs (bucket create,
 //! HEAD and delete; object PUT, ranged GET, HEAD, DELETE; ListObjectsV2; multipart upload);
-//! `error` says what failed in one line. Blocking, no async runtime.
+//! `error` says what failed in one line; `engine` is `engine::Engine` over it for object
+//! targets. Blocking, no async runtime.
 
 pub mod client;
 pub mod credentials;
 pub mod endpoint;
+pub mod engine;
 pub mod error;
 
 pub use client::{Bucket, Client, Created, Listed};
 pub use credentials::Credentials;
 pub use endpoint::{Addressing, Endpoint};
+pub use engine::S3Engine;
 pub use error::S3Error;

@@ -10,10 +10,11 @@ use std::process::Command;
 #[path = "support/proxy.rs"]
 mod proxy;
 
+use engine::{Engine, OpenHints, OpenMode, Target};
 use s3::client::Retry;
 use s3::credentials::{self, Credentials};
 use s3::endpoint::{self, Endpoint};
-use s3::{Client, Created};
+use s3::{Client, Created, S3Engine};
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/s3-server.sh")
@@ -180,6 +181,8 @@ fn every_request_against_radosgw() {
     assert_eq!(stopped.throttled(), 3);
     b.remove("slow").unwrap();
 
+    engine_on_objects(&endpoint, &creds);
+
     // A bucket that holds objects is not removed; emptied, it is.
     assert_eq!(b.delete().unwrap_err().code(), Some("BucketNotEmpty"));
     for o in b.list_all("").unwrap() {
@@ -188,4 +191,110 @@ fn every_request_against_radosgw() {
     b.remove("never-there").unwrap();
     b.delete().unwrap();
     assert!(!b.exists().unwrap());
+}
+
+/// The engine on object targets: a file of three parts written out of order and read back
+/// across the seams, a file of one PUT, what it refuses, and directories as marker objects.
+fn engine_on_objects(endpoint: &Endpoint, creds: &Credentials) {
+    let e = S3Engine::new(Client::new(endpoint.clone(), creds, 2));
+    let obj = |key| Target::Object {
+        bucket: "iogauge-client-test",
+        key,
+    };
+    let part = 5usize << 20;
+    let hints = OpenHints {
+        file_size: 3 * part as u64,
+        rank: 0,
+    };
+    let block = |n: u8| vec![n; part];
+    let mut f = e
+        .open(obj("eng/parts"), OpenMode::CreateTruncate, &hints)
+        .unwrap();
+    for n in [2u8, 1, 3] {
+        let at = (u64::from(n) - 1) * part as u64;
+        assert_eq!(f.write_at(&block(n), at).unwrap(), part);
+    }
+    f.close().unwrap();
+    assert_eq!(e.file_size(obj("eng/parts")).unwrap(), 3 * part as u64);
+    let mut r = e
+        .open(obj("eng/parts"), OpenMode::ReadOnly, &hints)
+        .unwrap();
+    let mut seam = [0u8; 4];
+    assert_eq!(r.read_at(&mut seam, 2 * part as u64 - 2).unwrap(), 4);
+    assert_eq!(seam, [2, 2, 3, 3]);
+    r.close().unwrap();
+    // One transfer that is the whole object: one PUT; a second write is refused.
+    let one = OpenHints {
+        file_size: 100,
+        rank: 0,
+    };
+    let mut f = e
+        .open(obj("eng/one"), OpenMode::CreateTruncate, &one)
+        .unwrap();
+    f.write_at(&[7u8; 100], 0).unwrap();
+    assert!(f.write_at(&[7u8; 100], 0).is_err());
+    f.close().unwrap();
+    assert_eq!(e.stat(obj("eng/one")).unwrap().size, 100);
+    // A part that does not fit the first one's size, partial overwrite, rename: refused.
+    let mut f = e
+        .open(obj("eng/bad"), OpenMode::CreateTruncate, &hints)
+        .unwrap();
+    f.write_at(&block(1), 0).unwrap();
+    let err = f.write_at(&[1u8; 10], 7).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{err}");
+    f.close().unwrap();
+    let err = e
+        .open(obj("eng/parts"), OpenMode::CreateKeep, &hints)
+        .err()
+        .unwrap();
+    assert_eq!(err.kind(), std::io::ErrorKind::Unsupported, "{err}");
+    assert!(e.rename(obj("eng/one"), obj("eng/two")).is_err());
+    let missing = e
+        .open(obj("eng/none"), OpenMode::ReadOnly, &hints)
+        .err()
+        .unwrap();
+    assert_eq!(missing.kind(), std::io::ErrorKind::NotFound, "{missing}");
+
+    // Directories: marker objects, listed one level at a time.
+    e.mkdir(obj("tree")).unwrap();
+    e.mkdir(obj("tree/d1")).unwrap();
+    assert_eq!(
+        e.mkdir(obj("tree/d1")).unwrap_err().raw_os_error(),
+        Some(libc::EEXIST)
+    );
+    e.create_file(obj("tree/d1/f"), b"abc").unwrap();
+    let st = e.stat(obj("tree/d1/f")).unwrap();
+    assert_eq!((st.size, st.is_dir), (3, false));
+    assert!(e.stat(obj("tree/d1")).unwrap().is_dir);
+    let names = |key| {
+        let mut v: Vec<(String, Option<bool>)> = e
+            .read_dir(obj(key))
+            .unwrap()
+            .into_iter()
+            .map(|d| (d.name.to_string_lossy().into_owned(), d.is_dir))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names("tree"), [("d1".to_string(), Some(true))]);
+    assert_eq!(names("tree/d1"), [("f".to_string(), Some(false))]);
+    let mut buf = [0u8; 8];
+    assert_eq!(e.read_file(obj("tree/d1/f"), &mut buf).unwrap(), 3);
+    assert_eq!(
+        e.rmdir(obj("tree/d1")).unwrap_err().raw_os_error(),
+        Some(libc::ENOTEMPTY)
+    );
+    e.remove(obj("tree/d1/f")).unwrap();
+    e.rmdir(obj("tree/d1")).unwrap();
+    e.rmdir(obj("tree")).unwrap();
+    assert_eq!(
+        e.stat(obj("tree")).unwrap_err().kind(),
+        std::io::ErrorKind::NotFound
+    );
+    let info = e.target_info(obj("eng/one")).unwrap();
+    assert!(info.exists && info.is_file);
+    assert_eq!(info.fs_type.as_deref(), Some("s3"));
+    for k in ["eng/parts", "eng/one", "eng/bad"] {
+        e.remove(obj(k)).unwrap();
+    }
 }

@@ -1,0 +1,370 @@
+//! The S3 engine: `engine::Engine` over [`Client`] for object targets
+//! (`Target::Object { bucket, key }`). Not yet registered with the binary: the workloads'
+//! naming of objects and a shared object's single upload come with `-a S3` (docs/s3.md).
+//!
+//! Files: an object written by one transfer that is the whole object is one PUT; otherwise a
+//! multipart upload, each transfer a part, in any order (its number: one more than the offset
+//! over the first transfer's length), completed by `sync` or `close` (aborted after a
+//! failure). Reads are ranged GETs. No partial overwrite (`CreateKeep`), no rename. Directories: a key prefix, made
+//! visible by a marker object `<key>/` (what S3 consoles make for a folder): `mkdir` PUTs it,
+//! `rmdir` DELETEs it when nothing else is under the prefix, `stat` finds it, `read_dir` lists
+//! the prefix with delimiter `/`.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::Arc;
+
+use engine::{
+    Caps, DirEntry, Engine, EngineFile, FileKind, FileStat, MultipartLimits, ObjectCaps, OpenHints,
+    OpenMode, Target, TargetInfo,
+};
+
+use crate::client::{Bucket, Client};
+use crate::error::S3Error;
+
+const API: &str = "S3";
+
+/// What the S3 engine can do.
+pub const CAPS: Caps = Caps {
+    does_io: true,
+    metadata: true,
+    alignment: 1,
+    needs_file_size: false,
+    page_cache: false,
+    api_name: API,
+    queued: false,
+    object: Some(ObjectCaps {
+        ranged_get: true,
+        multipart: Some(MultipartLimits::S3),
+        listing: true,
+    }),
+};
+
+/// One rank's engine: a client (its connection pool) shared with the files it opens.
+pub struct S3Engine {
+    client: Arc<Client>,
+}
+
+fn unsupported(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::Unsupported, format!("S3: {what}"))
+}
+
+fn io(e: S3Error) -> io::Error {
+    e.into_io()
+}
+
+impl S3Engine {
+    pub fn new(client: Client) -> Self {
+        S3Engine {
+            client: Arc::new(client),
+        }
+    }
+
+    /// Requests the server throttled so far (retried).
+    pub fn throttled(&self) -> u64 {
+        self.client.throttled()
+    }
+
+    fn bucket<'c>(client: &'c Client, name: &str) -> io::Result<Bucket<'c>> {
+        client
+            .bucket(name)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
+    }
+
+    /// The marker of directory `key`.
+    fn marker(key: &str) -> String {
+        format!("{}/", key.trim_end_matches('/'))
+    }
+}
+
+impl Engine for S3Engine {
+    fn caps(&self) -> Caps {
+        CAPS
+    }
+
+    fn open(
+        &self,
+        target: Target<'_>,
+        mode: OpenMode,
+        hints: &OpenHints,
+    ) -> io::Result<Box<dyn EngineFile>> {
+        let (bucket, key) = target.object(API)?;
+        let b = Self::bucket(&self.client, bucket)?;
+        match mode {
+            OpenMode::CreateKeep => Err(unsupported(
+                "an object is not written over in part (IOR's -E keeps the file's other bytes)",
+            )),
+            OpenMode::ReadOnly => {
+                b.size(key).map_err(io)?;
+                Ok(Box::new(S3File::new(&self.client, bucket, key, None)))
+            }
+            OpenMode::CreateTruncate => Ok(Box::new(S3File::new(
+                &self.client,
+                bucket,
+                key,
+                Some(hints.file_size),
+            ))),
+        }
+    }
+
+    fn remove(&self, target: Target<'_>) -> io::Result<()> {
+        let (bucket, key) = target.object(API)?;
+        Self::bucket(&self.client, bucket)?.remove(key).map_err(io)
+    }
+
+    fn file_size(&self, target: Target<'_>) -> io::Result<u64> {
+        let (bucket, key) = target.object(API)?;
+        Self::bucket(&self.client, bucket)?.size(key).map_err(io)
+    }
+
+    fn target_info(&self, target: Target<'_>) -> io::Result<TargetInfo> {
+        let st = self.stat(target);
+        let found = st.as_ref().ok();
+        Ok(TargetInfo {
+            kind: found.map(|s| s.kind),
+            exists: found.is_some(),
+            is_dir: found.is_some_and(|s| s.is_dir),
+            is_file: found.is_some_and(|s| !s.is_dir),
+            writable: true,
+            fs_type: Some("s3".into()),
+            mount_source: Some(self.client.endpoint().url.clone()),
+            ..TargetInfo::default()
+        })
+    }
+
+    fn mkdir(&self, target: Target<'_>) -> io::Result<()> {
+        let (bucket, key) = target.object(API)?;
+        let b = Self::bucket(&self.client, bucket)?;
+        if b.size(&Self::marker(key)).is_ok() {
+            return Err(io::Error::from_raw_os_error(libc::EEXIST));
+        }
+        b.put(&Self::marker(key), &[]).map_err(io)
+    }
+
+    fn rmdir(&self, target: Target<'_>) -> io::Result<()> {
+        let (bucket, key) = target.object(API)?;
+        let b = Self::bucket(&self.client, bucket)?;
+        let marker = Self::marker(key);
+        let (under, _) = b.list(&marker, None).map_err(io)?;
+        if under.iter().any(|o| o.key != marker) {
+            return Err(io::Error::from_raw_os_error(libc::ENOTEMPTY));
+        }
+        if under.is_empty() {
+            return Err(io::Error::from_raw_os_error(libc::ENOENT));
+        }
+        b.remove(&marker).map_err(io)
+    }
+
+    fn stat(&self, target: Target<'_>) -> io::Result<FileStat> {
+        let (bucket, key) = target.object(API)?;
+        let b = Self::bucket(&self.client, bucket)?;
+        let (size, is_dir) = match b.size(key) {
+            Ok(n) => (n, false),
+            Err(e) if e.status() == Some(404) => {
+                b.size(&Self::marker(key)).map_err(io)?;
+                (0, true)
+            }
+            Err(e) => return Err(io(e)),
+        };
+        Ok(FileStat {
+            size,
+            is_dir,
+            kind: if is_dir {
+                FileKind::Dir
+            } else {
+                FileKind::File
+            },
+            ctime_sec: 0,
+            ctime_nsec: 0,
+        })
+    }
+
+    fn lstat(&self, target: Target<'_>) -> io::Result<FileStat> {
+        self.stat(target)
+    }
+
+    fn create_file(&self, target: Target<'_>, data: &[u8]) -> io::Result<()> {
+        let (bucket, key) = target.object(API)?;
+        Self::bucket(&self.client, bucket)?
+            .put(key, data)
+            .map_err(io)
+    }
+
+    /// A PUT is durable when it is answered.
+    fn create_file_synced(&self, target: Target<'_>, data: &[u8]) -> io::Result<()> {
+        self.create_file(target, data)
+    }
+
+    fn rename(&self, _from: Target<'_>, _to: Target<'_>) -> io::Result<()> {
+        Err(unsupported("objects are not renamed"))
+    }
+
+    fn sync_all(&self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn read_file(&self, target: Target<'_>, buf: &mut [u8]) -> io::Result<usize> {
+        let (bucket, key) = target.object(API)?;
+        Self::bucket(&self.client, bucket)?
+            .get_range(key, 0, buf)
+            .map_err(io)
+    }
+
+    fn read_dir(&self, target: Target<'_>) -> io::Result<Vec<DirEntry>> {
+        let (bucket, key) = target.object(API)?;
+        let b = Self::bucket(&self.client, bucket)?;
+        let prefix = if key.is_empty() {
+            String::new()
+        } else {
+            Self::marker(key)
+        };
+        let (files, dirs) = b.list_level(&prefix).map_err(io)?;
+        let name = |k: &str| k[prefix.len()..].trim_end_matches('/').to_string();
+        let mut out: Vec<DirEntry> = files
+            .iter()
+            .filter(|k| **k != prefix)
+            .map(|k| DirEntry {
+                name: name(k).into(),
+                is_dir: Some(false),
+            })
+            .collect();
+        out.extend(dirs.iter().map(|d| DirEntry {
+            name: name(d).into(),
+            is_dir: Some(true),
+        }));
+        Ok(out)
+    }
+}
+
+/// An object open for writing (`expected` its final size) or reading.
+struct S3File {
+    client: Arc<Client>,
+    bucket: String,
+    key: String,
+    expected: Option<u64>,
+    /// Written with one PUT.
+    whole: bool,
+    upload: Option<Upload>,
+}
+
+struct Upload {
+    id: String,
+    /// The first transfer's length: every part's but the last.
+    part: u64,
+    etags: BTreeMap<u16, String>,
+}
+
+impl S3File {
+    fn new(client: &Arc<Client>, bucket: &str, key: &str, expected: Option<u64>) -> Self {
+        S3File {
+            client: Arc::clone(client),
+            bucket: bucket.to_string(),
+            key: key.to_string(),
+            expected,
+            whole: false,
+            upload: None,
+        }
+    }
+
+    fn bucket(&self) -> io::Result<Bucket<'_>> {
+        S3Engine::bucket(&self.client, &self.bucket)
+    }
+
+    /// Completes the upload, if one is open; aborts it when that fails.
+    fn complete(&mut self) -> io::Result<()> {
+        let Some(up) = self.upload.take() else {
+            return Ok(());
+        };
+        let b = self.bucket()?;
+        let numbers: Vec<u16> = up.etags.keys().copied().collect();
+        let contiguous = numbers
+            .iter()
+            .enumerate()
+            .all(|(i, n)| usize::from(*n) == i + 1);
+        let result = if contiguous {
+            let etags: Vec<String> = up.etags.into_values().collect();
+            b.complete_upload(&self.key, &up.id, &etags).map_err(io)
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "S3 {}/{}: parts {numbers:?} leave a gap; an object's parts run from 1 without one",
+                    self.bucket, self.key
+                ),
+            ))
+        };
+        if result.is_err() {
+            let _ = b.abort_upload(&self.key, &up.id);
+        }
+        result
+    }
+}
+
+impl EngineFile for S3File {
+    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<usize> {
+        let Some(expected) = self.expected else {
+            return Err(io::Error::from_raw_os_error(libc::EBADF));
+        };
+        if self.whole {
+            return Err(unsupported(
+                "a second write to an object written in one PUT",
+            ));
+        }
+        let len = buf.len() as u64;
+        if self.upload.is_none() && offset == 0 && (len == expected || expected == 0) {
+            self.bucket()?.put(&self.key, buf).map_err(io)?;
+            self.whole = true;
+            return Ok(buf.len());
+        }
+        if self.upload.is_none() {
+            let id = self.bucket()?.start_upload(&self.key).map_err(io)?;
+            self.upload = Some(Upload {
+                id,
+                part: len.max(1),
+                etags: BTreeMap::new(),
+            });
+        }
+        let (id, part) = {
+            let up = self.upload.as_ref().expect("started above");
+            (up.id.clone(), up.part)
+        };
+        if offset % part != 0 || len > part {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "S3 {}/{}: a write of {len} bytes at {offset} is not a part of {part} bytes",
+                    self.bucket, self.key
+                ),
+            ));
+        }
+        let number = offset / part + 1;
+        let limits = MultipartLimits::S3;
+        if number > u64::from(limits.max_parts) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("S3: part {number}: at most {} parts", limits.max_parts),
+            ));
+        }
+        let etag = self
+            .bucket()?
+            .upload_part(&self.key, &id, number as u16, buf)
+            .map_err(io)?;
+        if let Some(up) = self.upload.as_mut() {
+            up.etags.insert(number as u16, etag);
+        }
+        Ok(buf.len())
+    }
+
+    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        self.bucket()?.get_range(&self.key, offset, buf).map_err(io)
+    }
+
+    /// Completes a multipart upload: the object exists from here.
+    fn sync(&mut self) -> io::Result<()> {
+        self.complete()
+    }
+
+    fn close(mut self: Box<Self>) -> io::Result<()> {
+        self.complete()
+    }
+}
