@@ -328,7 +328,7 @@ impl EngineFile for S3File {
             let up = self.upload.as_ref().expect("started above");
             (up.id.clone(), up.part)
         };
-        if offset % part != 0 || len > part {
+        if !offset.is_multiple_of(part) || len > part {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!(
