@@ -145,6 +145,10 @@ fn depths_and_options_are_checked_before_any_io() {
         "-a IOURING --iouring.sqpoll --iouring.taskrun coop",
         &["--iouring.taskrun applies to rings without --iouring.sqpoll"],
     );
+    refused(
+        "-a IOURING --iouring.depth 8 --iouring.complete-min 9",
+        &["--iouring.complete-min 9: at most --iouring.depth (8)"],
+    );
     let md = iogauge(&format!(
         "--no-store mdtest -a IOURING -n 10 -d {}",
         o.display()
@@ -167,6 +171,9 @@ fn fio_spellings_and_posix_odirect_with_aio_are_taken() {
         "-a IOURING --iouring.fixed-bufs --iouring.register-files --iouring.depth 8",
         "-a IOURING --iouring.taskrun coop --iouring.depth 4",
         "-a IOURING --iouring.taskrun plain",
+        // fio's iodepth_batch_complete_min: its default, and all in flight.
+        "-a IOURING --iouring.complete-min 1",
+        "-a IOURING --iouring.depth 4 --iouring.complete-min 4",
         "-a AIO --posix.odirect --aio.max-pending 16 --aio.granularity 4",
     ] {
         let r = iogauge(&format!(

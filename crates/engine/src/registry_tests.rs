@@ -151,6 +151,7 @@ fn declared_options() {
             "iouring.fixed-bufs",
             "iouring.register-files",
             "iouring.batch",
+            "iouring.complete-min",
             "iouring.taskrun",
             "aio.max-pending",
             "aio.granularity",

@@ -36,6 +36,8 @@ pub struct UringFile {
     sqpoll: bool,
     /// Requests per `io_uring_enter`; 0: all pushed.
     batch: usize,
+    /// A wait is for at least this many completions (or all in flight, if fewer).
+    complete_min: usize,
     /// Built at `push`, handed to the kernel at `submit`.
     pushed: Vec<squeue::Entry>,
     /// Handed to the kernel and not yet reaped.
@@ -87,6 +89,7 @@ impl UringFile {
             fixed_file: o.register_files,
             sqpoll: o.sqpoll,
             batch: o.batch as usize,
+            complete_min: o.complete_min.max(1) as usize,
             pushed: Vec::with_capacity(spec.depth),
             submitted: 0,
         })
@@ -241,7 +244,13 @@ impl QueuedFile for UringFile {
         pushed.clear();
         self.pushed = pushed;
         // Waiting is an enter of its own, only when the submissions' enters left fewer
-        // completions than asked: the time between lets more finish (fio's order too).
+        // completions than asked: the time between lets more finish (fio's order too). A
+        // wait is for `complete_min` at least (fio's iodepth_batch_complete_min).
+        let wait = if wait > 0 {
+            wait.max(self.complete_min)
+        } else {
+            0
+        };
         let mut got = self.reap(out);
         loop {
             let want = wait.saturating_sub(got).min(self.submitted);
