@@ -409,8 +409,21 @@ impl Bucket<'_> {
         prefix: &str,
         token: Option<&str>,
     ) -> Result<(Vec<Listed>, Option<String>), S3Error> {
+        self.list_page(prefix, token, None)
+    }
+
+    /// [`list`](Self::list) with pages of at most `max_keys` (the server's own, 1000, without).
+    pub fn list_page(
+        &self,
+        prefix: &str,
+        token: Option<&str>,
+        max_keys: Option<usize>,
+    ) -> Result<(Vec<Listed>, Option<String>), S3Error> {
         let mut action = ListObjectsV2::new(&self.names, self.creds());
         action.with_prefix(prefix);
+        if let Some(n) = max_keys {
+            action.with_max_keys(n);
+        }
         if let Some(t) = token {
             action.with_continuation_token(t);
         }
@@ -458,10 +471,19 @@ impl Bucket<'_> {
 
     /// Every object under `prefix`, all pages.
     pub fn list_all(&self, prefix: &str) -> Result<Vec<Listed>, S3Error> {
+        self.list_all_paged(prefix, None)
+    }
+
+    /// [`list_all`](Self::list_all) in pages of at most `max_keys`.
+    pub fn list_all_paged(
+        &self,
+        prefix: &str,
+        max_keys: Option<usize>,
+    ) -> Result<Vec<Listed>, S3Error> {
         let mut all = Vec::new();
         let mut token: Option<String> = None;
         loop {
-            let (page, next) = self.list(prefix, token.as_deref())?;
+            let (page, next) = self.list_page(prefix, token.as_deref(), max_keys)?;
             all.extend(page);
             match next {
                 Some(t) => token = Some(t),
