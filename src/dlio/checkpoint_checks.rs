@@ -13,12 +13,6 @@ use workload::dlio::config;
 
 use crate::world::RankSetup;
 
-const GIB: f64 = (1u64 << 30) as f64;
-
-fn gib(b: u64) -> String {
-    format!("{:.2} GiB", b as f64 / GIB)
-}
-
 /// What a checkpoint run found: the warnings to print (alerts carry their evidence).
 pub(super) struct Found {
     pub alerts: Vec<Alert>,
@@ -110,10 +104,10 @@ fn fits_free_space(folder: &Path, bytes: u64, writes: u64) -> Result<(), String>
             "checkpoint.checkpoint_folder {}: {writes} checkpoint(s) of {} need {}, and {} has {} free; \
              lower checkpoint.num_checkpoints_write or the model, or give a larger file system",
             folder.display(),
-            gib(bytes),
-            gib(need),
+            text::human_size(bytes),
+            text::human_size(need),
             at.display(),
-            gib(space.avail_bytes)
+            text::human_size(space.avail_bytes)
         ));
     }
     Ok(())
@@ -193,8 +187,8 @@ fn cache_rule(shape: &Shape, node_of: &[usize], writes: u64, memory: u64) -> Opt
                  clears the page cache between write and read; without --drop-caches the reads \
                  (the dlio-checkpoint-read phases, load_checkpoint_io_mean_GB_per_second) may come \
                  from memory",
-                gib(written),
-                gib(memory)
+                text::human_size(written),
+                text::human_size(memory)
             ),
         )
         .with("node", node as u64)

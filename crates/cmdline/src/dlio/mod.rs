@@ -209,6 +209,12 @@ fn parse_run(args: &[String]) -> Result<DlioCommand, UsageError> {
         params.output.folder = output;
     }
     params.check_runnable().map_err(config)?;
+    if keep && !params.is_checkpoint_run() {
+        return Err(usage(
+            "--keep applies to a checkpoint run (workflow.checkpoint True, train False): \
+             training and generation leave their data set in place anyway",
+        ));
+    }
     Ok(DlioCommand {
         params,
         source: Some(loaded.source),

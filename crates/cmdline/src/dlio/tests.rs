@@ -47,6 +47,8 @@ fn bad_run_lines_are_usage_errors_naming_the_problem() {
     for (line, says) in [
         ("unet3d_h100", "workload.workflow.checkpoint: True"),
         ("unet3d_h100", "++workload.workflow.checkpoint=False"),
+        ("resnet50_h100 --keep", "--keep applies to a checkpoint run"),
+        ("llama3_8b --keep=yes", "--keep takes no value"),
         (
             "resnet50_h100 ++workload.dataset.format=parquet",
             "dlio: workload.dataset.format: parquet",
@@ -92,6 +94,12 @@ fn bad_run_lines_are_usage_errors_naming_the_problem() {
         assert!(e.0.starts_with("dlio: "), "{line}: {e}");
         assert!(e.0.contains(says), "{line}: {e}");
     }
+}
+
+#[test]
+fn keep_is_a_flag_of_checkpoint_runs() {
+    assert!(run("llama3_8b --keep --tasks 8").keep);
+    assert!(!run("llama3_8b --tasks 8").keep);
 }
 
 #[test]

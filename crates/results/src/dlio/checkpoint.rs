@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use measure::{IntervalSeries, LatencyHistogram};
+use measure::{IntervalSeries, LatencyHistogram, Stats};
 
 use crate::model::{PhaseResult, PhaseTimes, RankTimes};
 use crate::{mib_per_s, per_s, Operation, PageCache};
@@ -19,9 +19,10 @@ pub const CHECKPOINT_KINDS: [&str; 2] = ["shard", "transfer"];
 const GIB: f64 = (1u64 << 30) as f64;
 
 /// Written (DLIO's save) or read back (load).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
+    #[default]
     Save,
     Load,
 }
@@ -88,7 +89,14 @@ impl CheckpointOutcome {
     }
 
     pub fn operation(&self) -> Operation {
-        match self.direction {
+        self.direction.operation()
+    }
+}
+
+impl Direction {
+    /// The document's operation of a checkpoint in this direction.
+    pub fn operation(self) -> Operation {
+        match self {
             Direction::Save => Operation::DlioCheckpointWrite,
             Direction::Load => Operation::DlioCheckpointRead,
         }
@@ -133,7 +141,7 @@ pub fn checkpoint_result(c: &CheckpointOutcome) -> PhaseResult {
 /// One checkpoint's figures in the document's `dlio` block.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CheckpointFigures {
-    pub direction: Option<Direction>,
+    pub direction: Direction,
     /// 1-based; the phase `dlio-checkpoint-write` or `-read` with this iteration.
     pub index: u64,
     /// The slowest rank's time.
@@ -149,7 +157,7 @@ pub struct CheckpointFigures {
 
 pub fn checkpoint_entry(c: &CheckpointOutcome) -> CheckpointFigures {
     CheckpointFigures {
-        direction: Some(c.direction),
+        direction: c.direction,
         index: c.index,
         duration_seconds: c.seconds(),
         throughput_gib_per_second: c.gib_per_second(),
@@ -209,13 +217,6 @@ pub struct CheckpointMetric {
     pub checkpoint_size_gb: f64,
 }
 
-fn mean_sd(v: &[f64]) -> (f64, f64) {
-    let n = v.len().max(1) as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
-    (mean, var.sqrt())
-}
-
 /// The metric over `done` (interrupted checkpoints left out); `None` without any.
 pub fn checkpoint_metric(done: &[CheckpointFigures]) -> Option<CheckpointMetric> {
     let done: Vec<&CheckpointFigures> = done.iter().collect();
@@ -227,14 +228,18 @@ pub fn checkpoint_metric(done: &[CheckpointFigures]) -> Option<CheckpointMetric>
         ..CheckpointMetric::default()
     };
     for dir in [Direction::Save, Direction::Load] {
-        let these: Vec<&&CheckpointFigures> =
-            done.iter().filter(|c| c.direction == Some(dir)).collect();
+        let these: Vec<&&CheckpointFigures> = done.iter().filter(|c| c.direction == dir).collect();
         if these.is_empty() {
             continue;
         }
         let io: Vec<f64> = these.iter().map(|c| c.throughput_gib_per_second).collect();
         let t: Vec<f64> = these.iter().map(|c| c.duration_seconds).collect();
-        let ((io_m, io_s), (t_m, t_s)) = (mean_sd(&io), mean_sd(&t));
+        // Population standard deviations, as DLIO's numpy.
+        let (io, t) = (Stats::of(&io), Stats::of(&t));
+        let ((io_m, io_s), (t_m, t_s)) = (
+            (io.mean, io.stddev_population),
+            (t.mean, t.stddev_population),
+        );
         let slots = match dir {
             Direction::Save => (
                 &mut m.save_io_mean,

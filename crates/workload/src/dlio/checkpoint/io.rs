@@ -1,6 +1,7 @@
 //! Writing and reading one shard file: the file as one stream of transfers of up to
 //! [`TRANSFER`] bytes from one buffer per rank (torch.save writes each tensor with one call;
-//! iogauge holds no tensors, only the buffer). Under O_DIRECT the aligned part goes through the
+//! iogauge holds no tensors, only the buffer), each recorded with one clock read: its latency
+//! runs from the previous record, so a shard's first transfer includes its open. Under O_DIRECT the aligned part goes through the
 //! direct descriptor and a last partial block through a buffered one (both fsynced when asked);
 //! reads round the last transfer up to the alignment and take the short read at the end.
 
@@ -8,7 +9,7 @@ use std::io;
 use std::path::Path;
 
 use engine::{AlignedBuf, Engine, EngineFile, OpenHints, OpenMode, PosixEngine, Target};
-use measure::{now_ns, Recorder};
+use measure::Recorder;
 use plan::dlio::Datatype;
 use results::dlio::CHECKPOINT_KINDS;
 
@@ -116,7 +117,6 @@ impl ShardIo {
                 break;
             }
             let n = (direct_end - at).min(TRANSFER as u64) as usize;
-            let t = now_ns();
             let w = f
                 .write_at(&self.buf.as_slice()[..n], at)
                 .map_err(|e| DlioError::io("write", path, e))?;
@@ -127,14 +127,13 @@ impl ShardIo {
                     io::ErrorKind::WriteZero.into(),
                 ));
             }
-            rec.record_since(CALL, t, w as u64);
+            rec.record(CALL, w as u64);
             at += w as u64;
         }
         if !cut && at < size {
             // The last partial block, which O_DIRECT refuses.
             let mut tail = self.open(&self.buffered, path, OpenMode::CreateKeep, size)?;
             let n = (size - at) as usize;
-            let t = now_ns();
             let w = tail
                 .write_at(&self.buf.as_slice()[..n], at)
                 .map_err(|e| DlioError::io("write", path, e))?;
@@ -145,7 +144,7 @@ impl ShardIo {
                     io::ErrorKind::WriteZero.into(),
                 ));
             }
-            rec.record_since(CALL, t, w as u64);
+            rec.record(CALL, w as u64);
             at += w as u64;
             if self.fsync {
                 tail.sync().map_err(|e| DlioError::io("fsync", path, e))?;
@@ -172,7 +171,6 @@ impl ShardIo {
             }
             let want = (size - at).div_ceil(align) * align;
             let n = want.min(TRANSFER as u64) as usize;
-            let t = now_ns();
             let r = f
                 .read_at(&mut self.buf.as_mut_slice()[..n], at)
                 .map_err(|e| DlioError::io("read", path, e))?;
@@ -183,7 +181,7 @@ impl ShardIo {
                 )));
             }
             let r = (r as u64).min(size - at);
-            rec.record_since(CALL, t, r);
+            rec.record(CALL, r);
             at += r;
         }
         f.close().map_err(|e| DlioError::io("close", path, e))?;

@@ -37,6 +37,9 @@ struct Job<'a> {
     shape: Shape,
     /// Rank 0: the document's checkpoints so far.
     done: Vec<CheckpointFigures>,
+    /// Rank 0: a checkpoint's bytes and files, for the phase-start event (every rank's shards
+    /// listed once per run, not per checkpoint).
+    expect: Expect,
 }
 
 /// The checkpoints' folder for checkpoint `index`.
@@ -60,7 +63,19 @@ pub(crate) fn run_checkpoints(ctx: &Ctx) -> Result<Option<i32>, DlioError> {
         folder: config::checkpoint_folder(p),
         shape: Shape::of(p, comm.size() as u64),
         done: Vec::new(),
+        expect: Expect::default(),
     };
+    if comm.rank() == 0 {
+        let ranks = comm.size() as u64;
+        let files = (0..ranks)
+            .map(|r| job.shape.rank_shards(r).len() as u64)
+            .sum();
+        job.expect = Expect {
+            bytes: Some(job.shape.checkpoint_bytes(ranks)),
+            ops: Some(files),
+            deadline_s: None,
+        };
+    }
     let randomize = c
         .randomize_tensor
         .then_some(0xc4ec_0000 ^ comm.rank() as u64);
@@ -208,20 +223,7 @@ fn run_phase(
     if let Some(sig) = crate::stop::agreed(comm)? {
         return Ok(Some(sig));
     }
-    let all = job.shape.checkpoint_bytes(comm.size() as u64);
-    let files: u64 = (0..comm.size() as u64)
-        .map(|r| job.shape.rank_shards(r).len() as u64)
-        .sum();
-    let expect = Expect {
-        bytes: Some(all),
-        ops: Some(files),
-        deadline_s: None,
-    };
-    let op = match direction {
-        Direction::Save => results::Operation::DlioCheckpointWrite,
-        Direction::Load => results::Operation::DlioCheckpointRead,
-    };
-    let event = bracket::start(op, index as u32, comm.size(), expect);
+    let event = bracket::start(direction.operation(), index as u32, comm.size(), job.expect);
     let mut rec = bracket::prepare(
         ctx.session,
         comm,
@@ -237,7 +239,8 @@ fn run_phase(
     let (mut bytes, mut count, mut cut) = (0u64, 0u64, false);
     for shard in shards {
         let path = dir.join(&shard.name);
-        let start = now_ns();
+        // No clock read of its own: the previous record's end starts the shard.
+        let start = rec.prev();
         let moved = match direction {
             Direction::Save => {
                 written.created(&path);
