@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use engine::{Engine, Space, Target};
+use engine::{Engine, Space};
 
 /// The line for `dir` through `engine`; "unknown" where the engine knows no space.
 pub fn fs_line(engine: &dyn Engine, dir: &Path) -> String {
-    match engine.target_info(Target::from(dir)) {
+    match engine.target_info(engine.target(dir)) {
         Ok(facts) => facts
             .space
             .map_or("unknown".to_string(), |s| format_space(&s)),

@@ -10,6 +10,7 @@ use iogauge::{
 
 fn main() -> ExitCode {
     measure::init();
+    iogauge::register_engines();
     let (args, opts) = match global_opts::extract(std::env::args().skip(1).collect()) {
         Ok(split) => split,
         Err(e) => {

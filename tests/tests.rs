@@ -18,6 +18,7 @@ mod monitoring;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod preset;
+mod s3;
 mod safety;
 mod startup;
 mod store;

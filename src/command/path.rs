@@ -40,6 +40,23 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
     if let Err(e) = early {
         return bad(&e);
     }
+    let code = checked_run::<W>(&cmd, setup, args, global);
+    // What the engine's checks made (the S3 engine's bucket) goes, whatever ended the run.
+    if let Some(warning) = cmd.engine().and_then(engine::finish) {
+        eprintln!("iogauge: {warning}");
+    }
+    code
+}
+
+/// The command path from the checks on (the engine's questions to its target among them).
+fn checked_run<W: Workload>(
+    cmd: &W::Command,
+    setup: RankSetup,
+    args: &[String],
+    global: &Global,
+) -> u8 {
+    let bad = |message: &str| world::bad_input(format!("iogauge {}", prefixed(W::NAME, message)));
+    let launch = cmd.launch();
     let engine = match cmd.engine() {
         Some(cfg) => engine::for_target(cfg),
         None => engine::for_target(&engine::EngineConfig::default()),
@@ -50,7 +67,7 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
         allow_root_target: global.allow_root_target,
         args,
     };
-    let checked = match W::check(&cmd, &ctx) {
+    let checked = match W::check(cmd, &ctx) {
         Ok(c) => c,
         Err(e) => return bad(&e),
     };
@@ -59,15 +76,15 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
             return bad(&format!("--dry-run: {} has no dry run", W::NAME));
         }
         if world::is_root() {
-            print!("{}", W::dry_run(&cmd, &checked, &ctx));
+            print!("{}", W::dry_run(cmd, &checked, &ctx));
         }
         return world::exit_early(0);
     }
-    let mut doc = W::document(&cmd, &checked.prepared, &ctx);
+    let mut doc = W::document(cmd, &checked.prepared, &ctx);
     doc.warnings = checked.warnings;
     // Only the reporting process prints and writes results.
     let own = match world::is_root() {
-        true => match W::sinks(&cmd, &checked.prepared, &ctx, &doc) {
+        true => match W::sinks(cmd, &checked.prepared, &ctx, &doc) {
             Ok(s) => s,
             Err(e) => return bad(&e),
         },
@@ -77,7 +94,7 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
         return code;
     }
     if world::is_root() {
-        W::announce(&cmd, &checked.prepared);
+        W::announce(cmd, &checked.prepared);
     }
     let json: Vec<PathBuf> = launch.json.into_iter().collect();
     let fanout = crate::sinks::choose(own, json, global);
@@ -86,7 +103,7 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
     // what they made (docs/safety.md).
     exec::interrupt::install();
     let session = new_session(doc, fanout, ranks.local());
-    let done = W::run(&cmd, &checked.prepared, &ranks, &session);
+    let done = W::run(cmd, &checked.prepared, &ranks, &session);
     // The failure names the rank and the call (`docs/errors.md`).
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");

@@ -84,6 +84,7 @@ fn check_row(tool: Tool, row: &Row) {
 
 #[test]
 fn every_listed_option_behaves_as_its_status_says() {
+    crate::register_engines();
     for tool in TOOLS {
         for row in table(tool.table()) {
             check_row(tool, &row);
@@ -106,6 +107,7 @@ fn is_listed(listed: &HashSet<String>, name: &str) -> bool {
 
 #[test]
 fn every_option_the_parsers_know_is_listed() {
+    crate::register_engines();
     for tool in TOOLS {
         let listed = listed(tool);
         for name in tool.known() {
@@ -120,6 +122,7 @@ fn every_option_the_parsers_know_is_listed() {
 
 #[test]
 fn every_option_of_the_originals_is_listed() {
+    crate::register_engines();
     let ior = listed(Tool::Ior);
     let mut want: Vec<String> = orig::IOR_LETTERS.chars().map(|c| format!("-{c}")).collect();
     want.extend(orig::IOR_LONGS.iter().map(|l| format!("--{l}")));

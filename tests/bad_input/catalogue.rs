@@ -92,4 +92,20 @@ pub const CASES: &[Case] = &[
     // A fault for a rank the run does not have would never fire.
     case("ior -a DUMMY --dummy.fail-at=2 --dummy.fault-rank=2 -N 2 -o DIR/f", "--dummy.fault-rank 2: the run has 2 rank(s)"),
     case("mdtest -a DUMMY --dummy.fail-at=2 --dummy.fault-rank=1 -n 10 -d DIR/md", "--dummy.fault-rank 1: the run has 1 rank(s)"),
+    // -a S3 (credentials given, the endpoint the discard port: no server is needed to refuse
+    // these; the ones that need its answer are in tests/s3/bad_input.rs).
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -E -o k", "-E: -a S3 writes every object whole"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -Y -o k", "-Y: -a S3 has no fsync"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -D 5 -o k", "-D 5: on -a S3"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -t 1m -b 4m -F -o k", "every part but the last must be at least 5242880 bytes"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -t 5m -b 50005m -F -o k", "10001 parts in one object"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint ftp://127.0.0.1 -o k", "--s3.endpoint ftp://127.0.0.1"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.addressing sideways -o k", "--s3.addressing sideways"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/nonexistent -o k", "s3.secret-key-file"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 --s3.addressing virtual -o k", "--s3.addressing virtual: the endpoint http://127.0.0.1:9 is an IP address"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --posix.odirect -o k", "--posix.odirect applies to -a POSIX, not -a S3"),
+    case("ior -a S3 --s3.nosuch 1 -o k", "--s3.nosuch"),
+    case("mdtest -a S3 -n 10 -d DIR/md", "-a S3: metadata workloads (mdtest, md-workbench) on object storage"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -t 5m -b 5m -o k", "http://127.0.0.1:9"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -t 5m -b 5m -o /", "names no object key"),
 ];

@@ -1,5 +1,7 @@
 //! Running the binary and reading what it left behind.
 
+pub mod s3_server;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

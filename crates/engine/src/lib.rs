@@ -46,9 +46,9 @@ pub use options::{EngineOption, IoShape, OptKind, OptValue, Workload};
 pub use posix::PosixEngine;
 pub use queue::{Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
 pub use registry::{
-    all_options, build, check, check_target, engines, find_ior_key, find_option, for_target,
-    lookup, metadata_engines, module_of, register, EngineError, EngineInfo, RefusedApi, ALIASES,
-    ENGINES, REFUSED_APIS,
+    all_options, build, check, check_target, engines, find_ior_key, find_option, finish,
+    for_target, lookup, metadata_engines, module_of, register, EngineError, EngineInfo, Finish,
+    RefusedApi, ALIASES, ENGINES, REFUSED_APIS,
 };
 pub use secret::Secret;
 pub use target::{FileKind, Space, Target, TargetInfo};
@@ -254,6 +254,40 @@ pub trait Engine: Send {
             ),
         ))
     }
+    /// The target that a workload's name (`-o`, a tree's path) stands for on this engine:
+    /// the path itself for a file engine; an object engine puts it in its bucket
+    /// ([`Target::key_of`]). Workloads name what they touch through this, never by building a
+    /// [`Target`] of their own kind.
+    fn target<'a>(&'a self, name: &'a std::path::Path) -> Target<'a> {
+        Target::Path(name)
+    }
+    /// A file every rank writes at once (IOR's shared file), on an engine whose ranks must
+    /// agree on it first (an object written in parts is one multipart upload): the first rank
+    /// calls this inside the timed open and hands the token to the others, which open with
+    /// [`Engine::open_shared`]; after every rank's [`EngineFile::close_shared`] the first rank
+    /// ends it with [`Engine::shared_end`]. `None` (the default): nothing to agree on, each
+    /// rank opens the file with [`Engine::open`].
+    fn shared_begin(&self, _target: Target<'_>) -> io::Result<Option<Vec<u8>>> {
+        Ok(None)
+    }
+    /// Opens `target` for writing as one rank of the shared write `token` began.
+    fn open_shared(
+        &self,
+        target: Target<'_>,
+        hints: &OpenHints,
+        _token: &[u8],
+    ) -> io::Result<Box<dyn EngineFile>> {
+        self.open(target, OpenMode::CreateKeep, hints)
+    }
+    /// Ends the shared write `token` began: `parts` holds every rank's
+    /// [`EngineFile::close_shared`] answer, in rank order. The file exists from here.
+    fn shared_end(&self, _target: Target<'_>, _token: &[u8], _parts: &[Vec<u8>]) -> io::Result<()> {
+        Ok(())
+    }
+    /// Gives up the shared write `token` began (after a failure): nothing of it stays.
+    fn shared_abort(&self, _target: Target<'_>, _token: &[u8]) -> io::Result<()> {
+        Ok(())
+    }
     /// Set a file's permission bits (chmod(2), a setattr: the mix's `chmod`). The default
     /// is unsupported, so an engine that does not say otherwise never pretends to have done it.
     fn chmod(&self, _target: Target<'_>, _mode: u32) -> io::Result<()> {
@@ -272,4 +306,9 @@ pub trait EngineFile: Send {
     /// Make written data durable (fsync; msync for mmap).
     fn sync(&mut self) -> io::Result<()>;
     fn close(self: Box<Self>) -> io::Result<()>;
+    /// Closes a file opened by [`Engine::open_shared`]; returns what the first rank's
+    /// [`Engine::shared_end`] needs of this rank (an object's parts: their numbers and ETags).
+    fn close_shared(self: Box<Self>) -> io::Result<Vec<u8>> {
+        self.close().map(|()| Vec::new())
+    }
 }

@@ -128,6 +128,24 @@ pub struct EngineOption {
 }
 
 impl EngineOption {
+    /// An option of iogauge's own (not IOR's, no `-O` key) for bandwidth workloads only.
+    pub const fn own(
+        name: &'static str,
+        kind: OptKind,
+        meta: &'static str,
+        help: &'static str,
+    ) -> EngineOption {
+        EngineOption {
+            name,
+            kind,
+            meta,
+            help,
+            ior_keys: &[],
+            metadata: false,
+            ior: false,
+        }
+    }
+
     /// Whether the option takes a value (as opposed to a flag).
     pub fn takes_value(&self) -> bool {
         !matches!(self.kind, OptKind::Flag { .. })

@@ -37,7 +37,13 @@ pub struct EngineInfo {
     /// Checks against the target's file system, run before any I/O; `None`: nothing to ask.
     check_target: Option<TargetCheck>,
     make: fn(&EngineConfig, usize) -> Box<dyn Engine>,
+    /// What the engine undoes once a run (or its checks) ended, on every process: the S3
+    /// engine removes the bucket its checks made, if empty. `Some` is a warning.
+    finish: Option<Finish>,
 }
+
+/// An engine's step at the end of a run ([`finish`]).
+pub type Finish = fn(&EngineConfig) -> Option<String>;
 
 impl EngineInfo {
     /// A row for an engine that lives in another crate (S3, MPI-IO), for [`register`].
@@ -63,7 +69,14 @@ impl EngineInfo {
             check,
             check_target,
             make,
+            finish: None,
         }
+    }
+
+    /// With a step at the end of every run ([`finish`]).
+    pub const fn with_finish(mut self, finish: Finish) -> Self {
+        self.finish = Some(finish);
+        self
     }
 
     /// The engine for one rank.
@@ -115,6 +128,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check: Some(posix::check),
         check_target: Some(posix::check_target),
         make: posix::make,
+        finish: None,
     },
     EngineInfo {
         name: "MMAP",
@@ -126,6 +140,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check: Some(mmap::check),
         check_target: None,
         make: mmap::make,
+        finish: None,
     },
     EngineInfo {
         name: "DUMMY",
@@ -137,6 +152,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check: Some(dummy::check),
         check_target: None,
         make: dummy::make,
+        finish: None,
     },
     EngineInfo {
         name: "IOURING",
@@ -148,6 +164,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check: Some(uring::check_iouring),
         check_target: Some(uring::check_target),
         make: uring::make_iouring,
+        finish: None,
     },
     EngineInfo {
         name: "AIO",
@@ -159,6 +176,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check: Some(uring::check_aio),
         check_target: Some(uring::check_target),
         make: uring::make_aio,
+        finish: None,
     },
 ];
 
@@ -249,6 +267,15 @@ impl fmt::Display for EngineError {
             }
             EngineError::NoMetadata { api } => {
                 let able: Vec<&str> = metadata_engines().map(|e| e.name).collect();
+                let object = engines().any(|e| e.name == *api && e.caps.object.is_some());
+                if object {
+                    return write!(
+                        f,
+                        "-a {api}: metadata workloads (mdtest, md-workbench) on object storage \
+                         are not implemented yet; use {}",
+                        text::join_words(&able, "or")
+                    );
+                }
                 write!(
                     f,
                     "-a {api}: the {api} engine has no metadata operations (mdtest refuses it \
@@ -318,6 +345,12 @@ pub fn build(cfg: &EngineConfig, rank: usize) -> Result<Box<dyn Engine>, EngineE
 /// about the file system the target names.
 pub fn for_target(cfg: &EngineConfig) -> Box<dyn Engine> {
     build(cfg, 0).unwrap_or_else(|_| ENGINES[0].make(cfg, 0))
+}
+
+/// The end of a run with `cfg` (also one that stopped at its checks): the engine's own step,
+/// if it has one; `Some` is a warning for the user.
+pub fn finish(cfg: &EngineConfig) -> Option<String> {
+    lookup(&cfg.api).ok()?.finish.and_then(|f| f(cfg))
 }
 
 /// The engines that run metadata workloads, in table order.

@@ -40,6 +40,29 @@ impl<'a> Target<'a> {
         }
     }
 
+    /// An object engine's target for a workload's name (`-o`, a tree's path): the key is
+    /// the name's text without leading `/` and `./` (`/tmp/x/f` is key `tmp/x/f`), in `bucket`.
+    pub fn named(bucket: &'a str, name: &'a Path) -> Self {
+        Target::Object {
+            bucket,
+            key: Self::key_of(name),
+        }
+    }
+
+    /// The object key a name stands for: its text without leading `/` and `./`; empty for a
+    /// name that is not UTF-8 (the object engines' checks refuse those before a run).
+    pub fn key_of(name: &'a Path) -> &'a str {
+        let mut key = name.to_str().unwrap_or_default();
+        loop {
+            let rest = key.trim_start_matches('/');
+            let rest = rest.strip_prefix("./").unwrap_or(rest);
+            if rest.len() == key.len() {
+                return key;
+            }
+            key = rest;
+        }
+    }
+
     /// The bucket and key an object engine (`api`) works on; `Unsupported` for a path.
     pub fn object(self, api: &str) -> io::Result<(&'a str, &'a str)> {
         self.as_object().ok_or_else(|| {
@@ -190,6 +213,22 @@ mod tests {
         assert_eq!(t.as_path(), Some(owned.as_path()));
         assert_eq!(t.to_string(), "/tmp/a b");
         assert_eq!(t.file_path("POSIX").unwrap(), owned.as_path());
+    }
+
+    #[test]
+    fn names_become_keys() {
+        for (name, key) in [
+            ("/tmp/x/f", "tmp/x/f"),
+            ("./f", "f"),
+            ("//.//a/b", "a/b"),
+            ("testFile", "testFile"),
+            ("3/f.00000003", "3/f.00000003"),
+        ] {
+            assert_eq!(Target::key_of(Path::new(name)), key, "{name}");
+        }
+        let t = Target::named("b", Path::new("/d/f.1"));
+        assert_eq!(t.as_object(), Some(("b", "d/f.1")));
+        assert_eq!(t.to_string(), "s3://b/d/f.1");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! machine, kernel and mount that produced it. Capture never fails: unknown facts become
 //! `"unknown"` or 0.
 
-use engine::{Engine, Target, TargetInfo};
+use engine::{Engine, TargetInfo};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::ffi::CStr;
@@ -66,7 +66,7 @@ pub fn capture(target: Option<(&dyn Engine, &Path)>) -> Environment {
 /// Facts about the file system holding `path`, from `engine`; "unknown" and 0 for what it
 /// cannot tell.
 pub fn fs_info(engine: &dyn Engine, path: &Path) -> FsInfo {
-    let facts = engine.target_info(Target::from(path)).unwrap_or_default();
+    let facts = engine.target_info(engine.target(path)).unwrap_or_default();
     fs_info_from(path, &facts)
 }
 

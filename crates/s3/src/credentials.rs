@@ -15,8 +15,8 @@ use engine::Secret;
 pub struct Given<'a> {
     /// `--s3.access-key`: the key's ID, which may be shown.
     pub access_key: Option<&'a str>,
-    /// `--s3.secret-key-file`.
-    pub secret_key_file: Option<&'a Path>,
+    /// The secret `--s3.secret-key-file` named (read by the option's parser).
+    pub secret: Option<Secret>,
 }
 
 /// The credentials of a run. The secret and the token print as `<secret>`.
@@ -103,11 +103,8 @@ pub fn resolve(
                 file_name()
             )
         })?;
-    let (secret, secret_from) = if let Some(f) = given.secret_key_file {
-        (
-            Secret::read_file("s3.secret-key-file", f)?,
-            "--s3.secret-key-file".to_string(),
-        )
+    let (secret, secret_from) = if let Some(s) = &given.secret {
+        (s.clone(), "--s3.secret-key-file".to_string())
     } else if let Some(s) = var("AWS_SECRET_ACCESS_KEY") {
         (Secret::new(s), "AWS_SECRET_ACCESS_KEY".to_string())
     } else if let Some(s) = file_value("aws_secret_access_key") {
@@ -180,9 +177,10 @@ mod tests {
         assert_eq!(c.secret_from, "AWS_SECRET_ACCESS_KEY");
         let key_file = home.path().join("key");
         std::fs::write(&key_file, "optsecret\n").unwrap();
+        let secret = Secret::read_file("s3.secret-key-file", &key_file).unwrap();
         let given = Given {
             access_key: Some("OPTKEY"),
-            secret_key_file: Some(&key_file),
+            secret: Some(secret),
         };
         let c = resolve(&given, &e, Some(home.path())).unwrap();
         assert_eq!(

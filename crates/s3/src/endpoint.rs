@@ -67,6 +67,14 @@ pub fn resolve(given: &Given, env: &dyn Fn(&str) -> Option<String>) -> Result<En
             return Err(format!("--s3.addressing {other}: path or virtual"));
         }
     };
+    let host = rest.rsplit_once(':').map_or(rest, |(h, _)| h);
+    let ip = host.parse::<std::net::Ipv4Addr>().is_ok() || host.starts_with('[');
+    if addressing == Addressing::Virtual && ip {
+        return Err(format!(
+            "--s3.addressing virtual: the endpoint {url} is an IP address, which has no host \
+             name to put the bucket in: use --s3.addressing path"
+        ));
+    }
     Ok(Endpoint {
         url,
         region,
@@ -113,5 +121,12 @@ mod tests {
             ..Given::default()
         };
         assert!(resolve(&g, &none).unwrap_err().contains("path or virtual"));
+        // A bucket cannot be a sub-domain of an IP address.
+        let g = Given {
+            endpoint: Some("http://10.0.0.1:7480"),
+            addressing: Some("virtual"),
+            ..Given::default()
+        };
+        assert!(resolve(&g, &none).unwrap_err().contains("is an IP address"));
     }
 }

@@ -1,17 +1,23 @@
 //! The S3 engine: `engine::Engine` over [`Client`] for object targets
-//! (`Target::Object { bucket, key }`). Not yet registered with the binary: the workloads'
-//! naming of objects and a shared object's single upload come with `-a S3` (docs/s3.md).
+//! (`Target::Object { bucket, key }`); a workload's names become keys in the engine's bucket
+//! (`--s3.bucket`, [`Engine::target`]). Registered from the binary as `-a S3` (`register.rs`).
 //!
 //! Files: an object written by one transfer that is the whole object is one PUT; otherwise a
 //! multipart upload, each transfer a part, in any order (its number: one more than the offset
-//! over the first transfer's length), completed by `sync` or `close` (aborted after a
-//! failure). Reads are ranged GETs. No partial overwrite (`CreateKeep`), no rename. Directories: a key prefix, made
+//! over the first transfer's length), completed by `sync` or `close` (aborted after a failure,
+//! and when the file is dropped unfinished). A shared object (IOR without `-F`) is one upload
+//! for all ranks: the first begins it ([`Engine::shared_begin`]), every rank adds its parts
+//! and hands their ETags back at its close, and the first completes it ([`Engine::shared_end`]).
+//! Reads are ranged GETs. An object is always written whole: `CreateKeep` (ior's write mode,
+//! after it removed the old file) writes a new one, and the workload refuses IOR's `-E`; no
+//! rename. Directories: a key prefix, made
 //! visible by a marker object `<key>/` (what S3 consoles make for a folder): `mkdir` PUTs it,
 //! `rmdir` DELETEs it when nothing else is under the prefix, `stat` finds it, `read_dir` lists
 //! the prefix with delimiter `/`.
 
 use std::collections::BTreeMap;
 use std::io;
+use std::path::Path;
 use std::sync::Arc;
 
 use engine::{
@@ -27,7 +33,9 @@ const API: &str = "S3";
 /// What the S3 engine can do.
 pub const CAPS: Caps = Caps {
     does_io: true,
-    metadata: true,
+    // The metadata operations below work (the client test runs them); mdtest and
+    // md-workbench do not name objects through `Engine::target` yet, so none may choose it.
+    metadata: false,
     alignment: 1,
     needs_file_size: false,
     page_cache: false,
@@ -40,9 +48,11 @@ pub const CAPS: Caps = Caps {
     }),
 };
 
-/// One rank's engine: a client (its connection pool) shared with the files it opens.
+/// One rank's engine: a client (its connection pool) shared with the files it opens, and the
+/// bucket its targets name.
 pub struct S3Engine {
     client: Arc<Client>,
+    bucket: String,
 }
 
 fn unsupported(what: &str) -> io::Error {
@@ -53,10 +63,16 @@ fn io(e: S3Error) -> io::Error {
     e.into_io()
 }
 
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message)
+}
+
 impl S3Engine {
-    pub fn new(client: Client) -> Self {
+    /// An engine whose workloads' names are keys in `bucket`.
+    pub fn new(client: Client, bucket: &str) -> Self {
         S3Engine {
             client: Arc::new(client),
+            bucket: bucket.to_string(),
         }
     }
 
@@ -66,9 +82,7 @@ impl S3Engine {
     }
 
     fn bucket<'c>(client: &'c Client, name: &str) -> io::Result<Bucket<'c>> {
-        client
-            .bucket(name)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
+        client.bucket(name).map_err(invalid)
     }
 
     /// The marker of directory `key`.
@@ -82,6 +96,56 @@ impl Engine for S3Engine {
         CAPS
     }
 
+    fn target<'a>(&'a self, name: &'a Path) -> Target<'a> {
+        Target::named(&self.bucket, name)
+    }
+
+    fn shared_begin(&self, target: Target<'_>) -> io::Result<Option<Vec<u8>>> {
+        let (bucket, key) = target.object(API)?;
+        let id = Self::bucket(&self.client, bucket)?
+            .start_upload(key)
+            .map_err(io)?;
+        Ok(Some(id.into_bytes()))
+    }
+
+    fn open_shared(
+        &self,
+        target: Target<'_>,
+        hints: &OpenHints,
+        token: &[u8],
+    ) -> io::Result<Box<dyn EngineFile>> {
+        let (bucket, key) = target.object(API)?;
+        let id = String::from_utf8(token.to_vec())
+            .map_err(|_| invalid("S3: an upload ID that is not text".into()))?;
+        let mut file = S3File::new(&self.client, bucket, key, Some(hints.file_size));
+        file.upload = Some(Upload {
+            id,
+            part: 0,
+            etags: BTreeMap::new(),
+        });
+        file.shared = true;
+        Ok(Box::new(file))
+    }
+
+    fn shared_end(&self, target: Target<'_>, token: &[u8], parts: &[Vec<u8>]) -> io::Result<()> {
+        let (bucket, key) = target.object(API)?;
+        let mut etags = BTreeMap::new();
+        for rank in parts {
+            etags.extend(decode_parts(rank)?);
+        }
+        let id = String::from_utf8_lossy(token).into_owned();
+        let mut file = S3File::new(&self.client, bucket, key, None);
+        file.upload = Some(Upload { id, part: 0, etags });
+        file.complete()
+    }
+
+    fn shared_abort(&self, target: Target<'_>, token: &[u8]) -> io::Result<()> {
+        let (bucket, key) = target.object(API)?;
+        Self::bucket(&self.client, bucket)?
+            .abort_upload(key, &String::from_utf8_lossy(token))
+            .map_err(io)
+    }
+
     fn open(
         &self,
         target: Target<'_>,
@@ -91,14 +155,11 @@ impl Engine for S3Engine {
         let (bucket, key) = target.object(API)?;
         let b = Self::bucket(&self.client, bucket)?;
         match mode {
-            OpenMode::CreateKeep => Err(unsupported(
-                "an object is not written over in part (IOR's -E keeps the file's other bytes)",
-            )),
             OpenMode::ReadOnly => {
                 b.size(key).map_err(io)?;
                 Ok(Box::new(S3File::new(&self.client, bucket, key, None)))
             }
-            OpenMode::CreateTruncate => Ok(Box::new(S3File::new(
+            OpenMode::CreateTruncate | OpenMode::CreateKeep => Ok(Box::new(S3File::new(
                 &self.client,
                 bucket,
                 key,
@@ -245,6 +306,8 @@ struct S3File {
     /// Written with one PUT.
     whole: bool,
     upload: Option<Upload>,
+    /// One rank's share of a shared object's upload: the first rank completes it.
+    shared: bool,
 }
 
 struct Upload {
@@ -263,6 +326,7 @@ impl S3File {
             expected,
             whole: false,
             upload: None,
+            shared: false,
         }
     }
 
@@ -320,12 +384,15 @@ impl EngineFile for S3File {
             let id = self.bucket()?.start_upload(&self.key).map_err(io)?;
             self.upload = Some(Upload {
                 id,
-                part: len.max(1),
+                part: 0,
                 etags: BTreeMap::new(),
             });
         }
         let (id, part) = {
-            let up = self.upload.as_ref().expect("started above");
+            let up = self.upload.as_mut().expect("started above");
+            if up.part == 0 {
+                up.part = len.max(1);
+            }
             (up.id.clone(), up.part)
         };
         if !offset.is_multiple_of(part) || len > part {
@@ -359,12 +426,81 @@ impl EngineFile for S3File {
         self.bucket()?.get_range(&self.key, offset, buf).map_err(io)
     }
 
-    /// Completes a multipart upload: the object exists from here.
+    /// Completes a multipart upload: the object exists from here. A rank's share of a
+    /// shared object has nothing to complete: the first rank completes the whole.
     fn sync(&mut self) -> io::Result<()> {
+        if self.shared {
+            return Ok(());
+        }
         self.complete()
     }
 
     fn close(mut self: Box<Self>) -> io::Result<()> {
+        if self.shared {
+            self.upload = None;
+            return Ok(());
+        }
         self.complete()
+    }
+
+    /// The parts this rank added, for the first rank's completion.
+    fn close_shared(mut self: Box<Self>) -> io::Result<Vec<u8>> {
+        let up = self.upload.take();
+        Ok(up.map_or_else(Vec::new, |up| encode_parts(&up.etags)))
+    }
+}
+
+/// An upload left unfinished (a failure or a signal cut the writes) is aborted, so that its
+/// parts do not stay on the server, invisible and taking space. A shared one is the first
+/// rank's to abort.
+impl Drop for S3File {
+    fn drop(&mut self) {
+        if self.shared {
+            return;
+        }
+        if let Some(up) = self.upload.take() {
+            if let Ok(b) = self.bucket() {
+                let _ = b.abort_upload(&self.key, &up.id);
+            }
+        }
+    }
+}
+
+/// A rank's parts as one line each: number, a tab, the ETag.
+fn encode_parts(etags: &BTreeMap<u16, String>) -> Vec<u8> {
+    let mut out = String::new();
+    for (n, etag) in etags {
+        out.push_str(&format!("{n}\t{etag}\n"));
+    }
+    out.into_bytes()
+}
+
+fn decode_parts(bytes: &[u8]) -> io::Result<BTreeMap<u16, String>> {
+    let text = std::str::from_utf8(bytes).map_err(|_| invalid("S3: parts not text".into()))?;
+    text.lines()
+        .map(|line| {
+            let (n, etag) = line
+                .split_once('\t')
+                .ok_or_else(|| invalid(format!("S3: a part's line {line:?}")))?;
+            let n = n
+                .parse::<u16>()
+                .map_err(|_| invalid(format!("S3: a part number {n:?}")))?;
+            Ok((n, etag.to_string()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_travel_between_ranks() {
+        let etags: BTreeMap<u16, String> =
+            [(3, "\"c\"".to_string()), (1, "\"a-1\"".to_string())].into();
+        let bytes = encode_parts(&etags);
+        assert_eq!(decode_parts(&bytes).unwrap(), etags);
+        assert!(decode_parts(b"").unwrap().is_empty());
+        assert!(decode_parts(b"x\ty\n").is_err());
     }
 }

@@ -4,13 +4,14 @@
 //! from an option's value); `client` sends the requests an S3 engine needs (bucket create,
 //! HEAD and delete; object PUT, ranged GET, HEAD, DELETE; ListObjectsV2; multipart upload);
 //! `error` says what failed in one line; `engine` is `engine::Engine` over it for object
-//! targets. Blocking, no async runtime.
+//! targets, and `register` its row of the engine table (`-a S3`). Blocking, no async runtime.
 
 pub mod client;
 pub mod credentials;
 pub mod endpoint;
 pub mod engine;
 pub mod error;
+pub mod register;
 
 pub use client::{Bucket, Client, Created, Listed};
 pub use credentials::Credentials;

@@ -9,53 +9,15 @@ use std::process::Command;
 
 #[path = "support/proxy.rs"]
 mod proxy;
+#[path = "../../../tests/common/s3_server.rs"]
+mod s3_server;
 
 use engine::{Engine, OpenHints, OpenMode, Target};
 use s3::client::Retry;
 use s3::credentials::{self, Credentials};
 use s3::endpoint::{self, Endpoint};
 use s3::{Client, Created, S3Engine};
-
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/s3-server.sh")
-}
-
-/// The server's variables, or `None` when it cannot run here.
-fn start(dir: &Path) -> Option<HashMap<String, String>> {
-    let out = Command::new("bash")
-        .arg(script())
-        .arg("start")
-        .arg(dir)
-        .output()
-        .expect("bash");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        if stderr.contains("run as root") {
-            eprintln!("skipped: {stderr}");
-            return None;
-        }
-        panic!("s3-server.sh start failed:\n{stderr}");
-    }
-    Some(
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| l.split_once('='))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    )
-}
-
-struct Server(PathBuf);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = Command::new("bash")
-            .arg(script())
-            .arg("stop")
-            .arg(&self.0)
-            .status();
-    }
-}
+use s3_server::Server;
 
 fn resolved(vars: &HashMap<String, String>) -> (Endpoint, Credentials) {
     let env = |k: &str| vars.get(k).cloned();
@@ -66,12 +28,10 @@ fn resolved(vars: &HashMap<String, String>) -> (Endpoint, Credentials) {
 
 #[test]
 fn every_request_against_radosgw() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some(vars) = start(dir.path()) else {
+    let Some(server) = Server::start() else {
         return;
     };
-    let _server = Server(dir.path().to_path_buf());
-    let (endpoint, creds) = resolved(&vars);
+    let (endpoint, creds) = resolved(&server.vars);
     let secret = creds.secret.expose().unwrap().to_string();
     let client = Client::new(endpoint.clone(), &creds, 4);
     let b = client.bucket("iogauge-client-test").unwrap();
@@ -198,7 +158,10 @@ fn every_request_against_radosgw() {
 /// The engine on object targets: a file of three parts written out of order and read back
 /// across the seams, a file of one PUT, what it refuses, and directories as marker objects.
 fn engine_on_objects(endpoint: &Endpoint, creds: &Credentials) {
-    let e = S3Engine::new(Client::new(endpoint.clone(), creds, 2));
+    let e = S3Engine::new(
+        Client::new(endpoint.clone(), creds, 2),
+        "iogauge-client-test",
+    );
     let obj = |key| Target::Object {
         bucket: "iogauge-client-test",
         key,
@@ -245,11 +208,14 @@ fn engine_on_objects(endpoint: &Endpoint, creds: &Credentials) {
     let err = f.write_at(&[1u8; 10], 7).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{err}");
     f.close().unwrap();
-    let err = e
-        .open(obj("eng/parts"), OpenMode::CreateKeep, &hints)
-        .err()
-        .unwrap();
-    assert_eq!(err.kind(), std::io::ErrorKind::Unsupported, "{err}");
+    // An object is written whole: CreateKeep (ior's mode after its removal) writes anew.
+    let mut f = e.open(obj("eng/one"), OpenMode::CreateKeep, &one).unwrap();
+    f.write_at(&[8u8; 100], 0).unwrap();
+    f.close().unwrap();
+    assert_eq!(e.stat(obj("eng/one")).unwrap().size, 100);
+    // A workload's name is a key in the engine's bucket, without its leading slash.
+    assert_eq!(e.target(std::path::Path::new("/eng/one")), obj("eng/one"));
+    shared_object(endpoint, creds, &hints);
     assert!(e.rename(obj("eng/one"), obj("eng/two")).is_err());
     let missing = e
         .open(obj("eng/none"), OpenMode::ReadOnly, &hints)
@@ -299,4 +265,58 @@ fn engine_on_objects(endpoint: &Endpoint, creds: &Credentials) {
     for k in ["eng/parts", "eng/one", "eng/bad"] {
         e.remove(obj(k)).unwrap();
     }
+}
+
+/// One object written by two ranks (two engines, as two processes would be): the first
+/// begins the upload, each writes its parts, the first completes it from every rank's
+/// parts; an aborted shared write leaves no object.
+fn shared_object(endpoint: &Endpoint, creds: &Credentials, hints: &OpenHints) {
+    let ranks = [0, 1].map(|_| {
+        S3Engine::new(
+            Client::new(endpoint.clone(), creds, 1),
+            "iogauge-client-test",
+        )
+    });
+    let name = std::path::Path::new("eng/shared");
+    let target = ranks[0].target(name);
+    let token = ranks[0].shared_begin(target).unwrap().unwrap();
+    let part = 5usize << 20;
+    let mut parts = Vec::new();
+    // Rank 1 writes parts 1 and 3, rank 0 part 2 (IOR's -s 3 pattern of two ranks, shifted).
+    for (rank, numbers) in [(1usize, [1u64, 3].as_slice()), (0, [2].as_slice())] {
+        let e = &ranks[rank];
+        let mut f = e.open_shared(e.target(name), hints, &token).unwrap();
+        for n in numbers {
+            f.write_at(&vec![*n as u8; part], (n - 1) * part as u64)
+                .unwrap();
+        }
+        f.sync().unwrap();
+        parts.push(f.close_shared().unwrap());
+    }
+    assert_eq!(
+        ranks[0].file_size(target).unwrap_err().kind(),
+        std::io::ErrorKind::NotFound,
+        "not before the completion"
+    );
+    ranks[0].shared_end(target, &token, &parts).unwrap();
+    assert_eq!(ranks[0].file_size(target).unwrap(), 3 * part as u64);
+    let mut r = ranks[1].open(target, OpenMode::ReadOnly, hints).unwrap();
+    let mut seam = [0u8; 2];
+    r.read_at(&mut seam, part as u64 - 1).unwrap();
+    assert_eq!(seam, [1, 2]);
+    r.close().unwrap();
+    ranks[0].remove(target).unwrap();
+    let token = ranks[0].shared_begin(target).unwrap().unwrap();
+    let mut f = ranks[1].open_shared(target, hints, &token).unwrap();
+    f.write_at(&vec![1u8; part], 0).unwrap();
+    drop(f.close_shared().unwrap());
+    ranks[0].shared_abort(target, &token).unwrap();
+    assert!(
+        ranks[0].shared_end(target, &token, &parts).is_err(),
+        "an aborted upload is gone"
+    );
+    assert_eq!(
+        ranks[0].file_size(target).unwrap_err().kind(),
+        std::io::ErrorKind::NotFound
+    );
 }

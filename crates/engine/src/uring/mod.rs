@@ -30,13 +30,8 @@ const fn option(
     ior: bool,
 ) -> EngineOption {
     EngineOption {
-        name,
-        kind,
-        meta,
-        help,
-        ior_keys: &[],
-        metadata: false,
         ior,
+        ..EngineOption::own(name, kind, meta, help)
     }
 }
 

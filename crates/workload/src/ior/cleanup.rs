@@ -9,7 +9,6 @@
 //! ends the job at once (MPI cannot wake its peers), so only a failure on rank 0 is cleaned,
 //! and only rank 0's files (docs/safety.md).
 
-use engine::Target;
 use std::io::ErrorKind;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -30,6 +29,9 @@ pub(crate) struct Made {
     repetition: AtomicU32,
     wrote: AtomicBool,
     dirs: Mutex<Vec<PathBuf>>,
+    /// A shared write rank 0 began and has not ended (an object's multipart upload): its file
+    /// and token, given up after a failure.
+    shared: Mutex<Option<(PathBuf, Vec<u8>)>>,
 }
 
 impl Default for Made {
@@ -38,6 +40,7 @@ impl Default for Made {
             repetition: AtomicU32::new(NONE),
             wrote: AtomicBool::new(false),
             dirs: Mutex::new(Vec::new()),
+            shared: Mutex::new(None),
         }
     }
 }
@@ -67,6 +70,16 @@ impl Made {
             .push(dir);
     }
 
+    /// Rank 0 began a shared write of `file` ([`engine::Engine::shared_begin`]).
+    pub fn shared(&self, file: PathBuf, token: Vec<u8>) {
+        *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = Some((file, token));
+    }
+
+    /// ... and ended it.
+    pub fn shared_done(&self) {
+        *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
     fn current(&self) -> Option<u32> {
         match self.repetition.load(Ordering::Acquire) {
             NONE => None,
@@ -78,6 +91,13 @@ impl Made {
 /// Removes the files of the repetition a failure cut short; `Some` warning names what could
 /// not be removed.
 pub(crate) fn after_failure(p: &IorParams, ranks: &Ranks, made: &Made) -> Option<String> {
+    let shared = made.shared.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some((file, token)) = shared {
+        // Nothing of an unfinished shared write stays (an upload's parts take space).
+        if let Ok(engine) = engine::build(&p.engine, ranks.first_local()) {
+            let _ = engine.shared_abort(engine.target(&file), &token);
+        }
+    }
     let rep = made.current()?;
     // A repetition that only read keeps its files: they were there before the run, and IOR,
     // which aborts on a failure, keeps them too.
@@ -95,7 +115,7 @@ pub(crate) fn after_failure(p: &IorParams, ranks: &Ranks, made: &Made) -> Option
             continue;
         }
         let path = naming::test_file_path(p, rank as u64, rep);
-        match engine.remove(Target::from(&path)) {
+        match engine.remove(engine.target(&path)) {
             Ok(()) => {}
             Err(e) if e.kind() == ErrorKind::NotFound => {}
             Err(e) => left.push(format!(
@@ -108,7 +128,7 @@ pub(crate) fn after_failure(p: &IorParams, ranks: &Ranks, made: &Made) -> Option
     let dirs = std::mem::take(&mut *made.dirs.lock().unwrap_or_else(|e| e.into_inner()));
     for dir in dirs.iter().rev() {
         // Only if empty: a file in it is not this run's to delete.
-        let _ = engine.rmdir(Target::from(dir));
+        let _ = engine.rmdir(engine.target(dir));
     }
     (!left.is_empty()).then(|| {
         format!(
@@ -140,7 +160,7 @@ pub(crate) fn remove_own_file(
         return Ok(());
     }
     let path = naming::test_file_path(p, rank, rep);
-    match engine.remove(Target::from(&path)) {
+    match engine.remove(engine.target(&path)) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(IorError::io("remove", &path, None, e)),

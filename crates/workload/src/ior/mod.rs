@@ -6,6 +6,7 @@
 //! repetition loop), `phase` one phase on one rank plus the reduction to rank 0's `outcome`,
 //! and `events` turns rank 0's results into the session's events. A phase moves its transfers
 //! one at a time (`mover`) or many in flight on a queued engine (`queued`); `movers` chooses.
+//! `shared_object` is a shared file's single multipart upload on an object store.
 
 mod cleanup;
 mod ctx;
@@ -15,6 +16,7 @@ mod events;
 mod mover;
 mod movers;
 pub mod naming;
+mod object_rules;
 pub mod outcome;
 pub mod pattern;
 mod phase;
@@ -22,6 +24,7 @@ pub mod preflight;
 mod queued;
 pub mod reorder;
 mod run;
+mod shared_object;
 pub mod validate;
 
 pub use error::IorError;

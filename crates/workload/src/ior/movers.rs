@@ -71,6 +71,15 @@ impl Movers<'_> {
         }
     }
 
+    /// Closes a file of a shared write ([`engine::Engine::open_shared`]): what rank 0 needs
+    /// of this rank to end it.
+    pub fn close_shared(self) -> std::io::Result<Vec<u8>> {
+        match self {
+            Movers::Sync(m) => m.file.close_shared(),
+            Movers::Queued(q) => q.file.close().map(|_| Vec::new()),
+        }
+    }
+
     /// Closes the file; a queued file hands back its buffers, for the caller to free after
     /// its timed close.
     pub fn close(self) -> std::io::Result<Option<engine::SlotBuffers>> {

@@ -3,7 +3,6 @@
 //!
 //! The per-transfer loop itself is `mover`.
 
-use engine::Target;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -26,6 +25,7 @@ use crate::ior::naming;
 use crate::ior::outcome::{Access, PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 use crate::ior::pattern::AccessPattern;
 use crate::ior::queued::QueuedMover;
+use crate::ior::shared_object;
 use crate::ior::IorParams;
 use crate::reduce::{self, RankFigures, Verify};
 
@@ -105,7 +105,7 @@ pub(crate) fn run_phase(
     } else if p.random_offset >= 2 {
         let size = ctx
             .engine
-            .file_size(Target::from(&path))
+            .file_size(ctx.engine.target(&path))
             .map_err(|e| IorError::io("stat", &path, None, e))?;
         pattern = pattern.random_blocks(plan.offset_seed, size);
     }
@@ -164,12 +164,18 @@ pub(crate) fn run_phase(
         rank: rank as usize,
     };
     let write = plan.mode == Mode::Write;
+    let target = ctx.engine.target(&path);
+    let shared = shared_object::applies(ctx, write, tasks);
     let open_start = now_ns();
+    let shared_token = match shared {
+        true => Some(shared_object::begin(ctx, &path, target)?),
+        false => None,
+    };
     // The engine's model chooses the mover: one transfer at a time, or many in flight.
     let mut mover = if let Some(bufs) = slot_bufs {
         let file = ctx
             .engine
-            .open_queued(Target::from(&path), mode, &hints, bufs)
+            .open_queued(target, mode, &hints, bufs)
             .map_err(|e| IorError::io("open", &path, None, e))?;
         let mut q = QueuedMover::new(file, spec.depth, spec.buf_len, data);
         q.checker = checker;
@@ -179,10 +185,11 @@ pub(crate) fn run_phase(
         q.rank = rank;
         Movers::Queued(q)
     } else {
-        let file = ctx
-            .engine
-            .open(Target::from(&path), mode, &hints)
-            .map_err(|e| IorError::io("open", &path, None, e))?;
+        let file = match &shared_token {
+            Some(token) => ctx.engine.open_shared(target, &hints, token),
+            None => ctx.engine.open(target, mode, &hints),
+        }
+        .map_err(|e| IorError::io("open", &path, None, e))?;
         Movers::Sync(Mover {
             file,
             buf: &mut buf[..],
@@ -225,7 +232,7 @@ pub(crate) fn run_phase(
     // collectives below (cleanup::remove_own_file says why); the run stops after this phase
     // anyway. Only a file-per-process write: a shared file, or a read (with -C another rank's
     // file), may still be opened by a rank that has not got this far.
-    let removed = stop == Some(Stop::Interrupted)
+    let mut removed = stop == Some(Stop::Interrupted)
         && plan.mode == Mode::Write
         && p.file_per_proc
         && cleanup::removes(p, 0);
@@ -265,9 +272,19 @@ pub(crate) fn run_phase(
     let queue = mover.queue();
     let verify = mover.take_verify();
     let close_start = now_ns();
-    let slot_bufs = mover
-        .close()
-        .map_err(|e| IorError::io("close", &path, None, e))?;
+    let slot_bufs = match &shared_token {
+        Some(token) => {
+            let mine = mover
+                .close_shared()
+                .map_err(|e| IorError::io("close", &path, None, e))?;
+            // Aborted after a signal: there is no object to stat.
+            removed |= shared_object::end(ctx, &path, target, token, &mine)?;
+            None
+        }
+        None => mover
+            .close()
+            .map_err(|e| IorError::io("close", &path, None, e))?,
+    };
     let close_stop = now_ns();
     // Freed outside the timed close.
     drop(slot_bufs);
@@ -276,7 +293,7 @@ pub(crate) fn run_phase(
     }
     let stat_size = if ctx.engine.caps().does_io && !removed {
         ctx.engine
-            .file_size(Target::from(&path))
+            .file_size(target)
             .map_err(|e| IorError::io("stat", &path, None, e))?
     } else {
         0
@@ -311,7 +328,7 @@ pub(crate) fn run_phase(
 fn prepare_write_target(ctx: &Ctx, path: &std::path::Path, pretend: u64) -> Result<(), IorError> {
     let p = ctx.params;
     if let Some(dir) = naming::unique_dir(p, pretend) {
-        match ctx.engine.mkdir(Target::from(&dir)) {
+        match ctx.engine.mkdir(ctx.engine.target(&dir)) {
             Ok(()) => {
                 ctx.made.dir(dir.clone());
                 ctx.created_dirs.borrow_mut().push(dir);
@@ -322,7 +339,7 @@ fn prepare_write_target(ctx: &Ctx, path: &std::path::Path, pretend: u64) -> Resu
     }
     let owner = p.file_per_proc || ctx.comm.rank() == 0;
     if !p.use_existing_test_file && owner && ctx.engine.caps().does_io {
-        match ctx.engine.remove(Target::from(path)) {
+        match ctx.engine.remove(ctx.engine.target(path)) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(IorError::io("remove", path, None, e)),

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use engine::{Engine, FileKind, Target};
+use engine::{Engine, FileKind};
 
 use crate::file_kind::describe;
 use crate::ior::{naming, IorParams};
@@ -69,13 +69,16 @@ pub fn preflight(
     for file in naming::all_test_files(p, tasks) {
         let dir = home_dir(p, &file);
         if !checked_dirs.contains(&dir) {
-            check_dir(p, &dir, writes, engine)?;
+            // An object store has no directories: a key's prefix needs nothing made first.
+            if engine.caps().object.is_none() {
+                check_dir(p, &dir, writes, engine)?;
+            }
             // What only the file system knows (O_DIRECT's alignment there).
             engine::check_target(&p.engine, &shape, &file, &dir)?;
             checked_dirs.push(dir);
         }
         let at = engine
-            .target_info(Target::from(&file))
+            .target_info(engine.target(&file))
             .map_err(|e| format!("-o {}: {}: {e}", p.test_file, file.display()))?;
         match at.kind {
             Some(kind) if kind != FileKind::File => {
@@ -120,7 +123,7 @@ pub fn preflight(
 
 /// The directory of the test files exists, is a directory and, for a write, is writable.
 fn check_dir(p: &IorParams, dir: &Path, writes: bool, engine: &dyn Engine) -> Result<(), String> {
-    let at = engine.target_info(Target::from(dir)).unwrap_or_default();
+    let at = engine.target_info(engine.target(dir)).unwrap_or_default();
     if !at.exists {
         return Err(format!(
             "-o {}: directory {} does not exist (create it first; iogauge, like IOR, does not create it)",

@@ -1,7 +1,6 @@
 //! The repetition loop of an IOR run (IOR's `TestIoSys`): write, write check, read, remove,
 //! once per repetition, with the data signature, stonewall counts and reordering of IOR.
 
-use engine::Target;
 use exec::{CommError, Ranks, ReduceOp};
 use measure::now_ns;
 use results::ior::summaries;
@@ -296,7 +295,7 @@ fn remove_test_files(ctx: &Ctx, rep: u32) -> Result<(), IorError> {
     cleanup::remove_own_file(ctx.params, ctx.engine, ctx.comm.rank() as u64, rep)?;
     for dir in ctx.created_dirs.borrow_mut().drain(..) {
         // Only if empty: another file (e.g. a kept one) means it is not ours to delete.
-        let _ = ctx.engine.rmdir(Target::from(&dir));
+        let _ = ctx.engine.rmdir(ctx.engine.target(&dir));
     }
     Ok(())
 }

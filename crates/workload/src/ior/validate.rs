@@ -5,6 +5,8 @@
 use engine::{IoShape, Workload};
 use plan::ior::IorParams;
 
+use crate::ior::object_rules;
+
 /// IOR moves data in 8-byte words (`IOR_size_t`).
 const WORD: u64 = 8;
 
@@ -126,7 +128,8 @@ pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
         block_size: b,
         fsync_per_write: p.fsync_per_write,
     };
-    engine::check(&p.engine, &Workload::Io(shape))?;
+    let info = engine::check(&p.engine, &Workload::Io(shape))?;
+    object_rules::check(p, tasks as u64, &info.caps)?;
     if p.unique_dir && !p.file_per_proc {
         return Err("-u (a directory per task) needs -F (a file per task)".into());
     }

@@ -1,0 +1,228 @@
+//! `-a S3`: the engine table's row for the S3 engine, which the binary registers at start-up
+//! ([`register`]): its `--s3.*` options, the checks before a run (the options resolved
+//! without I/O; then requests to the server: the credentials and the bucket, made when
+//! missing), its constructor, and the end of a run (the bucket the checks made is removed if
+//! it is empty). A secret is never an option's value: `--s3.secret-key-file` names a file.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use engine::{
+    EngineConfig, EngineInfo, EngineOption, IoShape, OptKind, OptValue, Secret, Workload,
+};
+
+use crate::client::{Client, Created};
+use crate::credentials::{self, Credentials};
+use crate::endpoint::{self, Endpoint};
+use crate::engine::{S3Engine, CAPS};
+
+const fn option(
+    name: &'static str,
+    kind: OptKind,
+    meta: &'static str,
+    help: &'static str,
+) -> EngineOption {
+    EngineOption::own(name, kind, meta, help)
+}
+
+/// The bucket when `--s3.bucket` is not given.
+pub const DEFAULT_BUCKET: &str = "iogauge";
+
+#[rustfmt::skip]
+pub static OPTIONS: &[EngineOption] = &[
+    option("endpoint", OptKind::Text { default: "" }, "URL", "the server, scheme://host[:port] (default AWS_ENDPOINT_URL, else AWS's endpoint of the region)"),
+    option("bucket", OptKind::Text { default: DEFAULT_BUCKET }, "NAME", "the bucket of the test objects; made when missing, removed at the end only if this run made it and it is empty"),
+    option("region", OptKind::Text { default: "" }, "REGION", "the region requests are signed for (default AWS_REGION, AWS_DEFAULT_REGION, else us-east-1)"),
+    option("access-key", OptKind::Text { default: "" }, "ID", "the access key ID (default AWS_ACCESS_KEY_ID, else ~/.aws/credentials)"),
+    option("secret-key-file", OptKind::Secret { env: None }, "FILE", "a file whose first line is the secret key (default AWS_SECRET_ACCESS_KEY, else ~/.aws/credentials; never the secret itself)"),
+    option("addressing", OptKind::Text { default: "" }, "path|virtual", "the bucket in the URL's path or host name (default path for a given endpoint, virtual for AWS)"),
+    option("no-tls-verify", OptKind::Flag { default: false }, "", "do not check the server's TLS certificate"),
+];
+
+/// The row of `-a S3`.
+pub static S3_ENGINE: EngineInfo = EngineInfo::new(
+    "S3",
+    "s3",
+    "S3 object storage: -o names the object key in --s3.bucket; a transfer that is the whole object is a PUT, else each transfer a part of a multipart upload; reads are ranged GETs (ior only)",
+    CAPS,
+    OPTIONS,
+    &[],
+    Some(check),
+    Some(check_target),
+    make,
+)
+.with_finish(finish);
+
+/// Adds `-a S3` to the engine table (once, from the binary, before any lookup).
+pub fn register() {
+    engine::register(&S3_ENGINE);
+}
+
+fn env(k: &str) -> Option<String> {
+    std::env::var(k).ok()
+}
+
+/// The endpoint and the credentials `cfg` names, with the environment and the shared
+/// credentials file; Err is one line without any secret.
+pub fn resolve(cfg: &EngineConfig) -> Result<(Endpoint, Credentials), String> {
+    let endpoint_text = cfg.text("s3.endpoint");
+    let region = cfg.text("s3.region");
+    let addressing = cfg.text("s3.addressing");
+    let endpoint = endpoint::resolve(
+        &endpoint::Given {
+            endpoint: endpoint_text.as_deref(),
+            region: region.as_deref(),
+            addressing: addressing.as_deref(),
+            no_tls_verify: cfg.flag("s3.no-tls-verify"),
+        },
+        &env,
+    )?;
+    let access_key = cfg.text("s3.access-key");
+    let secret: Option<Secret> = cfg.secret("s3.secret-key-file");
+    let home = std::env::var_os("HOME");
+    let creds = credentials::resolve(
+        &credentials::Given {
+            access_key: access_key.as_deref(),
+            secret,
+        },
+        &env,
+        home.as_deref().map(Path::new),
+    )?;
+    Ok((endpoint, creds))
+}
+
+/// The bucket `cfg` names.
+pub fn bucket_name(cfg: &EngineConfig) -> String {
+    cfg.text("s3.bucket")
+        .unwrap_or_else(|| DEFAULT_BUCKET.to_string())
+}
+
+/// The checks without I/O: the endpoint and the credentials resolve, and a secret given in
+/// the options is one read from a file.
+fn check(cfg: &EngineConfig, _workload: &Workload) -> Result<(), String> {
+    if let Some(v) = cfg.options.get("s3.secret-key-file") {
+        if !matches!(v, OptValue::Secret(_)) {
+            return Err("--s3.secret-key-file: names a file holding the secret".into());
+        }
+    }
+    resolve(cfg).map(drop)
+}
+
+/// What the checks of this process found for an endpoint and bucket: asked once.
+struct Asked {
+    endpoint: String,
+    bucket: String,
+    made: bool,
+}
+
+/// The buckets this process's checks asked about, and whether they made them.
+static ASKED: Mutex<Vec<Asked>> = Mutex::new(Vec::new());
+
+/// The checks against the server, before any timed operation: the key is UTF-8, the
+/// credentials are accepted and the bucket exists (made here when missing). Once per endpoint
+/// and bucket in a process.
+fn check_target(
+    cfg: &EngineConfig,
+    _shape: &IoShape,
+    file: &Path,
+    _dir: &Path,
+) -> Result<(), String> {
+    let Some(name) = file.to_str() else {
+        return Err(format!(
+            "-a S3: the object key {} is not UTF-8",
+            file.display()
+        ));
+    };
+    if engine::Target::key_of(file).is_empty() {
+        return Err(format!("-a S3: {name:?} names no object key"));
+    }
+    let (endpoint, creds) = resolve(cfg)?;
+    let bucket = bucket_name(cfg);
+    let mut asked = ASKED.lock().unwrap_or_else(|e| e.into_inner());
+    if asked
+        .iter()
+        .any(|a| a.endpoint == endpoint.url && a.bucket == bucket)
+    {
+        return Ok(());
+    }
+    let client = Client::new(endpoint.clone(), &creds, 1);
+    let b = client.bucket(&bucket)?;
+    let key_id = &creds.access_key;
+    // A listing, not a HEAD: its error has a body that names the reason
+    // (SignatureDoesNotMatch, InvalidAccessKeyId, AccessDenied).
+    let made = match b.list_page("", None, Some(1)) {
+        Ok(_) => false,
+        Err(e) if e.code() == Some("NoSuchBucket") => match b.create() {
+            Ok(created) => created == Created::Made,
+            Err(e) => {
+                return Err(format!(
+                    "--s3.bucket {bucket}: does not exist, and creating it failed: {e}"
+                ))
+            }
+        },
+        Err(e) if e.status() == Some(403) => {
+            return Err(format!(
+                "-a S3: the server refused the credentials (access key {key_id}, secret from \
+                 {}): {e}",
+                creds.secret_from
+            ))
+        }
+        Err(e) => return Err(format!("-a S3: {e}")),
+    };
+    asked.push(Asked {
+        endpoint: endpoint.url,
+        bucket,
+        made,
+    });
+    Ok(())
+}
+
+fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
+    // The checks resolved the same options first; an engine built before them (for the
+    // checks' own questions) with options that do not resolve signs with no key, and the
+    // checks' error comes first.
+    let (endpoint, creds) = resolve(cfg).unwrap_or_else(|_| {
+        let fallback = endpoint::resolve(&endpoint::Given::default(), &|_| None)
+            .expect("AWS's default endpoint resolves");
+        let none = Credentials {
+            access_key: String::new(),
+            secret: Secret::new(String::new()),
+            session_token: None,
+            secret_from: String::new(),
+        };
+        (fallback, none)
+    });
+    Box::new(S3Engine::new(
+        Client::new(endpoint, &creds, 1),
+        &bucket_name(cfg),
+    ))
+}
+
+/// Removes the buckets this process's checks made for `cfg`, if they are empty; a warning
+/// names one that still holds objects.
+fn finish(cfg: &EngineConfig) -> Option<String> {
+    let made: Vec<Asked> = {
+        let mut asked = ASKED.lock().unwrap_or_else(|e| e.into_inner());
+        let (made, kept) = asked.drain(..).partition(|a| a.made);
+        *asked = kept;
+        made
+    };
+    let (endpoint, creds) = resolve(cfg).ok()?;
+    let mut warnings = Vec::new();
+    for a in made.iter().filter(|a| a.endpoint == endpoint.url) {
+        let client = Client::new(endpoint.clone(), &creds, 1);
+        let Ok(b) = client.bucket(&a.bucket) else {
+            continue;
+        };
+        match b.delete() {
+            Ok(()) => {}
+            Err(e) if e.code() == Some("NoSuchBucket") => {}
+            Err(e) if e.code() == Some("BucketNotEmpty") => warnings.push(format!(
+                "kept bucket {}, which this run made: it still holds objects",
+                a.bucket
+            )),
+            Err(e) => warnings.push(format!("could not remove bucket {}: {e}", a.bucket)),
+        }
+    }
+    (!warnings.is_empty()).then(|| warnings.join("; "))
+}
