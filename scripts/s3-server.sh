@@ -109,7 +109,7 @@ osd max object namespace len = 64
 keyring = $DIR/osd/\$cluster-\$id/keyring
 
 [client.rgw.iogauge]
-rgw frontends = beast endpoint=127.0.0.1:$rgw_port
+rgw frontends = beast endpoint=127.0.0.1:$rgw_port tcp_nodelay=1
 rgw data = $DIR/run
 keyring = $DIR/rgw.keyring
 rgw dns name = localhost

@@ -1,10 +1,11 @@
-//! `iogauge ior -a S3` against a real S3 server (RADOS Gateway, `scripts/s3-server.sh`),
+//! `iogauge ior`, `mdtest` and `md-workbench` with `-a S3` against a real S3 server (RADOS Gateway, `scripts/s3-server.sh`),
 //! started once for the module's one test: objects per rank and one shared object written in
 //! parts with verification, what a run leaves on the server (checked with the server's own
 //! `radosgw-admin`, a second client), the refusals that need the server, and that the secret
 //! key appears in nothing the run writes.
 
 mod bad_input;
+mod metadata;
 mod secret;
 
 use std::collections::HashMap;
@@ -77,6 +78,7 @@ fn ior_against_radosgw() {
     shared_object(&server);
     #[cfg(feature = "mpi")]
     shared_object_under_mpi(&server);
+    metadata::mdtest_and_md_workbench(&server);
     bad_input::refused_with_the_server(&server);
     secret::never_written(&server);
 }

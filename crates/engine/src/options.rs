@@ -206,8 +206,9 @@ impl EngineOption {
     }
 }
 
-/// What a bandwidth workload does per file, as far as an engine's checks care.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a bandwidth workload does per file, as far as an engine's checks care (all zero for
+/// a metadata workload's checks of its target).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct IoShape {
     /// Bytes per I/O call (IOR `-t`).
     pub transfer_size: u64,

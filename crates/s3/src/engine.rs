@@ -33,9 +33,7 @@ const API: &str = "S3";
 /// What the S3 engine can do.
 pub const CAPS: Caps = Caps {
     does_io: true,
-    // The metadata operations below work (the client test runs them); mdtest and
-    // md-workbench do not name objects through `Engine::target` yet, so none may choose it.
-    metadata: false,
+    metadata: true,
     alignment: 1,
     needs_file_size: false,
     page_cache: false,
@@ -53,7 +51,13 @@ pub const CAPS: Caps = Caps {
 pub struct S3Engine {
     client: Arc<Client>,
     bucket: String,
+    /// An object written in one call (mdtest `-w`, md-workbench) larger than this goes up in
+    /// parts of this size (`--s3.multipart-size`).
+    multipart_size: u64,
 }
+
+/// `--s3.multipart-size`'s default: the AWS CLI's threshold and part size.
+pub const MULTIPART_SIZE: u64 = 8 << 20;
 
 fn unsupported(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::Unsupported, format!("S3: {what}"))
@@ -73,7 +77,14 @@ impl S3Engine {
         S3Engine {
             client: Arc::new(client),
             bucket: bucket.to_string(),
+            multipart_size: MULTIPART_SIZE,
         }
+    }
+
+    /// With objects written in one call uploaded in parts of `size` bytes when larger.
+    pub fn with_multipart_size(mut self, size: u64) -> Self {
+        self.multipart_size = size.max(1);
+        self
     }
 
     /// Requests the server throttled so far (retried).
@@ -244,11 +255,20 @@ impl Engine for S3Engine {
         self.stat(target)
     }
 
+    /// One PUT, or parts of `--s3.multipart-size` for a larger object.
     fn create_file(&self, target: Target<'_>, data: &[u8]) -> io::Result<()> {
         let (bucket, key) = target.object(API)?;
-        Self::bucket(&self.client, bucket)?
-            .put(key, data)
-            .map_err(io)
+        if data.len() as u64 <= self.multipart_size {
+            return Self::bucket(&self.client, bucket)?
+                .put(key, data)
+                .map_err(io);
+        }
+        let size = data.len() as u64;
+        let mut f = S3File::new(&self.client, bucket, key, Some(size));
+        for (i, part) in data.chunks(self.multipart_size as usize).enumerate() {
+            f.write_at(part, i as u64 * self.multipart_size)?;
+        }
+        f.complete()
     }
 
     /// A PUT is durable when it is answered.

@@ -8,21 +8,26 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use engine::{
-    EngineConfig, EngineInfo, EngineOption, IoShape, OptKind, OptValue, Secret, Workload,
+    EngineConfig, EngineInfo, EngineOption, IoShape, MultipartLimits, OptKind, OptValue, Secret,
+    Workload,
 };
 
 use crate::client::{Client, Created};
 use crate::credentials::{self, Credentials};
 use crate::endpoint::{self, Endpoint};
-use crate::engine::{S3Engine, CAPS};
+use crate::engine::{S3Engine, CAPS, MULTIPART_SIZE};
 
+/// An option of `-a S3`: every one applies to ior, mdtest and md-workbench alike.
 const fn option(
     name: &'static str,
     kind: OptKind,
     meta: &'static str,
     help: &'static str,
 ) -> EngineOption {
-    EngineOption::own(name, kind, meta, help)
+    EngineOption {
+        metadata: true,
+        ..EngineOption::own(name, kind, meta, help)
+    }
 }
 
 /// The bucket when `--s3.bucket` is not given.
@@ -37,13 +42,14 @@ pub static OPTIONS: &[EngineOption] = &[
     option("secret-key-file", OptKind::Secret { env: None }, "FILE", "a file whose first line is the secret key (default AWS_SECRET_ACCESS_KEY, else ~/.aws/credentials; never the secret itself)"),
     option("addressing", OptKind::Text { default: "" }, "path|virtual", "the bucket in the URL's path or host name (default path for a given endpoint, virtual for AWS)"),
     option("no-tls-verify", OptKind::Flag { default: false }, "", "do not check the server's TLS certificate"),
+    option("multipart-size", OptKind::Size { default: MULTIPART_SIZE }, "SIZE", "an object written in one call (mdtest -w, md-workbench) larger than this goes up in parts of this size (at least 5 MiB; ior's parts are its transfers)"),
 ];
 
 /// The row of `-a S3`.
 pub static S3_ENGINE: EngineInfo = EngineInfo::new(
     "S3",
     "s3",
-    "S3 object storage: -o names the object key in --s3.bucket; a transfer that is the whole object is a PUT, else each transfer a part of a multipart upload; reads are ranged GETs (ior only)",
+    "S3 object storage: names are object keys in --s3.bucket; ior: a transfer that is the whole object is a PUT, else each transfer a part of a multipart upload, reads are ranged GETs; mdtest and md-workbench: PUT, HEAD, GET, DELETE, directories as marker objects",
     CAPS,
     OPTIONS,
     &[],
@@ -99,10 +105,25 @@ pub fn bucket_name(cfg: &EngineConfig) -> String {
 
 /// The checks without I/O: the endpoint and the credentials resolve, and a secret given in
 /// the options is one read from a file.
-fn check(cfg: &EngineConfig, _workload: &Workload) -> Result<(), String> {
+fn check(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
     if let Some(v) = cfg.options.get("s3.secret-key-file") {
         if !matches!(v, OptValue::Secret(_)) {
             return Err("--s3.secret-key-file: names a file holding the secret".into());
+        }
+    }
+    let part = cfg.number("s3.multipart-size");
+    if cfg.options.contains_key("s3.multipart-size") {
+        if let Workload::Io(_) = workload {
+            return Err(
+                "--s3.multipart-size applies to objects written in one call (mdtest -w, \
+                 md-workbench); ior's parts are its transfers (-t)"
+                    .into(),
+            );
+        }
+        if part < MultipartLimits::S3.min_part {
+            return Err(format!(
+                "--s3.multipart-size {part}: S3's parts are at least 5 MiB (5242880 bytes)"
+            ));
         }
     }
     resolve(cfg).map(drop)
@@ -192,10 +213,8 @@ fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
         };
         (fallback, none)
     });
-    Box::new(S3Engine::new(
-        Client::new(endpoint, &creds, 1),
-        &bucket_name(cfg),
-    ))
+    let engine = S3Engine::new(Client::new(endpoint, &creds, 1), &bucket_name(cfg));
+    Box::new(engine.with_multipart_size(cfg.number("s3.multipart-size")))
 }
 
 /// Removes the buckets this process's checks made for `cfg`, if they are empty; a warning

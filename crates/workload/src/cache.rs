@@ -71,6 +71,12 @@ pub fn before_phase(
     let policy = session.drop_caches();
     let root = comm.rank() == 0;
     let limits = &Limits { session, metadata };
+    if caps.object.is_some() && (reads.is_some() || policy != DropCaches::Off) {
+        // An object store's data and names live on its servers: no cache of this node's
+        // holds them, so nothing is dropped or measured (`--drop-caches` included).
+        let data = comm.all_reduce_u64(reads.map_or(0, |r| r.bytes), ReduceOp::Sum)?;
+        return Ok(root.then(|| PageCache::not_applicable(data)));
+    }
     let Some(reads) = reads else {
         // Only the whole node's caches can be dropped for a phase that reads no file data.
         let drop = match system_drop(limits, comm, policy)? {

@@ -1,7 +1,6 @@
 //! mdtest's `file_test`: create (with `-w` data, `-y` fsync and the `-W` stonewall), stat,
 //! read (`-e` bytes, `-X` check), remove.
 
-use engine::Target;
 use std::path::Path;
 
 use engine::cache::Strided;
@@ -44,7 +43,7 @@ pub(crate) fn file_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<u6
         };
         let s = sweep(Step::Stat, order, limit);
         timed_pass(ctx, Operation::FileStat, &s, false, |path, _| {
-            no_bytes("stat", path, e.stat(Target::from(path)))
+            no_bytes("stat", path, e.stat(e.target(path)))
         })?;
     }
     let mut errors = 0;
@@ -58,7 +57,7 @@ pub(crate) fn file_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<u6
         let passes = if ctx.cleaning() { 1 } else { 2 };
         for _ in 0..passes {
             timed_pass(ctx, Operation::FileRemove, &s, false, |path, _| {
-                no_bytes("remove", path, e.remove(Target::from(path)))
+                no_bytes("remove", path, e.remove(e.target(path)))
             })?;
             if !ctx.cleaning() {
                 break;
@@ -90,9 +89,9 @@ fn create(
             pattern.stamp(&mut data, k);
         }
         let made = if synced {
-            e.create_file_synced(Target::from(path), &data)
+            e.create_file_synced(e.target(path), &data)
         } else {
-            e.create_file(Target::from(path), &data)
+            e.create_file(e.target(path), &data)
         };
         made.map_err(|err| MdError::io("create", path, err))
             .map(|_| w)
@@ -212,7 +211,7 @@ fn read(ctx: &Ctx, iteration: u32, seeds: &Seeds, limit: u64) -> Result<u64, MdE
     )?;
     run_items(ctx, &sweep, &mut o.rec, |path, k| {
         let n = e
-            .read_file(Target::from(path), &mut buf)
+            .read_file(e.target(path), &mut buf)
             .map_err(|err| MdError::io("read", path, err))?;
         if n < len {
             // A short file is a data error (mdtest counts it as one too).

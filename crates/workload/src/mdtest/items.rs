@@ -4,7 +4,6 @@
 //! gives several); within one, [`Order`] maps a position to an item number. A limit (stonewall
 //! or status file) keeps the first positions.
 
-use engine::Target;
 use std::path::Path;
 
 use super::ctx::Ctx;
@@ -202,7 +201,10 @@ pub(crate) fn rename_rotation(
         for i in 0..n {
             let result = if i == 0 {
                 ctx.engine
-                    .rename(Target::from(cur.item(d0, k0)), Target::from(&parked))
+                    .rename(
+                        ctx.engine.target(cur.item(d0, k0)),
+                        ctx.engine.target(&parked),
+                    )
                     .map_err(|e| MdError::io("rename", &parked, e))
             } else {
                 let (dp, kp) = at(i - 1);
@@ -214,7 +216,7 @@ pub(crate) fn rename_rotation(
                     cur.item(d, k)
                 };
                 ctx.engine
-                    .rename(Target::from(from), Target::from(to))
+                    .rename(ctx.engine.target(from), ctx.engine.target(to))
                     .map_err(|e| MdError::io("rename", from, e))
             };
             if ctx.absorb(result)?.is_none() {

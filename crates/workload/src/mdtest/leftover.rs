@@ -9,7 +9,6 @@
 //! that is not empty (it holds what this run did not create, so it stays). Every other failure
 //! still stops the run (status 1), as before.
 
-use engine::Target;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -54,7 +53,7 @@ impl Tally {
 
 /// mkdir, where a real directory of that name is an earlier run's and is used as it is.
 pub(crate) fn mkdir(e: &dyn Engine, path: &Path, tally: &mut Tally) -> Result<(), MdError> {
-    let err = match e.mkdir(Target::from(path)) {
+    let err = match e.mkdir(e.target(path)) {
         Ok(()) => return Ok(()),
         Err(err) => err,
     };
@@ -62,7 +61,7 @@ pub(crate) fn mkdir(e: &dyn Engine, path: &Path, tally: &mut Tally) -> Result<()
         return Err(MdError::io("mkdir", path, err));
     }
     // Only on this path, so a fresh run pays no extra call.
-    match e.lstat(Target::from(path)) {
+    match e.lstat(e.target(path)) {
         Ok(st) if st.is_dir => {
             tally.note(path);
             Ok(())
@@ -81,7 +80,7 @@ pub(crate) fn mkdir(e: &dyn Engine, path: &Path, tally: &mut Tally) -> Result<()
 
 /// rmdir, where a directory that is not empty holds what this run did not create: it stays.
 pub(crate) fn rmdir(e: &dyn Engine, path: &Path, tally: &mut Tally) -> Result<(), MdError> {
-    match e.rmdir(Target::from(path)) {
+    match e.rmdir(e.target(path)) {
         Ok(()) => Ok(()),
         // POSIX allows EEXIST for a directory that is not empty.
         Err(err) if matches!(err.raw_os_error(), Some(libc::ENOTEMPTY | libc::EEXIST)) => {

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use engine::{Engine, FileKind, Target, TargetInfo};
+use engine::{Engine, FileKind, TargetInfo};
 
 use super::naming::test_dir_name;
 use super::tree::Shape;
@@ -24,7 +24,7 @@ pub struct Preflight {
 
 /// What `engine` says about `dir`; nothing there when it cannot say.
 fn facts(engine: &dyn Engine, dir: &Path) -> TargetInfo {
-    engine.target_info(Target::from(dir)).unwrap_or_default()
+    engine.target_info(engine.target(dir)).unwrap_or_default()
 }
 
 fn parent_of(dir: &Path) -> PathBuf {
@@ -59,7 +59,10 @@ pub fn preflight(
     if !engine.caps().does_io {
         return Ok(out);
     }
+    let object = engine.caps().object.is_some();
     for dir in &p.dirs {
+        // What only the storage can answer (an object store: the credentials, the bucket).
+        engine::check_target(&p.engine, &engine::IoShape::default(), dir, dir)?;
         let at = facts(engine, dir);
         match at {
             _ if at.is_dir => {
@@ -71,6 +74,8 @@ pub fn preflight(
                 }
             }
             _ if at.exists => return Err(format!("-d {}: not a directory", dir.display())),
+            // A key prefix needs nothing made before it.
+            _ if create && object => continue,
             _ if create => {
                 let parent = parent_of(dir);
                 let above = facts(engine, &parent);
@@ -115,7 +120,7 @@ fn check_test_dirs(
     for iteration in 0..p.iterations {
         for l in 0..shape.loops {
             let t = dir.join(test_dir_name(iteration, l));
-            match engine.lstat(Target::from(&t)) {
+            match engine.lstat(engine.target(&t)) {
                 Ok(m) if m.kind == FileKind::Dir => {}
                 Ok(m) => {
                     return Err(format!(

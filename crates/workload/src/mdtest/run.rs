@@ -1,7 +1,6 @@
 //! The iteration loop of an mdtest run (`mdtest_iteration`): tree create, directory phases,
 //! file phases, tree remove, with mdtest's barriers and its stonewall agreement.
 
-use engine::Target;
 use exec::{CommError, Ranks, ReduceOp};
 use results::mdtest::summaries;
 use results::Operation;
@@ -115,7 +114,7 @@ fn run_rank(ctx: &Ctx) -> Result<RunTotals, MdError> {
     }
     if created_root && p.phases.remove {
         let root = p.dir_of(ctx.rank());
-        let removed = ctx.engine.rmdir(Target::from(root));
+        let removed = ctx.engine.rmdir(ctx.engine.target(root));
         if ctx.cleaning() && removed.is_err() {
             // Not empty after a cut run: what is left stays, said once.
             ctx.events.warning(&format!(
@@ -142,11 +141,11 @@ fn make_root(ctx: &Ctx) -> Result<bool, MdError> {
         return Ok(false);
     }
     let root = ctx.params.dir_of(ctx.rank());
-    if ctx.engine.stat(Target::from(root)).is_ok() {
+    if ctx.engine.stat(ctx.engine.target(root)).is_ok() {
         return Ok(false);
     }
     ctx.engine
-        .mkdir(Target::from(root))
+        .mkdir(ctx.engine.target(root))
         .map_err(|e| MdError::io("mkdir", root, e))?;
     Ok(true)
 }
@@ -290,7 +289,7 @@ fn dir_phases(ctx: &Ctx, iteration: u32, seeds: &Seeds) -> Result<(), MdError> {
     if p.phases.stat && !ctx.cleaning() {
         let s = sweep(Step::Stat, numbered, count);
         timed_pass(ctx, Operation::DirStat, &s, false, |path, _| {
-            no_bytes("stat", path, e.stat(Target::from(path)))
+            no_bytes("stat", path, e.stat(e.target(path)))
         })?;
     }
     if p.phases.rename && count > 1 && !ctx.cleaning() {

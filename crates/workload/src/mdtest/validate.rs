@@ -85,7 +85,15 @@ pub fn validate(p: &MdtestParams, tasks: usize) -> Result<(Shape, Vec<String>), 
                 .into(),
         );
     }
-    engine::check(&p.engine, &Workload::Metadata)?;
+    let info = engine::check(&p.engine, &Workload::Metadata)?;
+    if info.caps.object.is_some() && p.dirs_too && ph.rename {
+        return Err(format!(
+            "-a {}: objects are not renamed, so the directory rename phase (-U, one of the \
+             default phases when directories are tested) cannot run: give -F (files only), or \
+             the phases without -U (-C -T -E -r)",
+            info.name
+        ));
+    }
     Ok((shape, warnings(p)))
 }
 

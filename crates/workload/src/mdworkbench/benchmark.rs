@@ -4,7 +4,6 @@
 //! after the deadline, checked after each group of `-D` objects; with `-W` they agree on the
 //! largest count (each rank once: at its wall, or when it finishes) and all continue to it.
 
-use engine::Target;
 use exec::interrupt::{Stop, Watch};
 use exec::ReduceOp;
 use measure::{now_ns, Recorder};
@@ -180,10 +179,10 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
             let prev = it.start + f;
             let reader = read_rank(rank, p.offset, d, ranks);
             let path = names.object(reader, d, prev);
-            or_stop!(e.stat(Target::from(path)), "stat", path, 'groups);
+            or_stop!(e.stat(e.target(path)), "stat", path, 'groups);
             o.counts.obj_stat.ok += 1;
             done(&mut o.rec, STAT, 0, factor);
-            let n = or_stop!(e.read_file(Target::from(path), &mut b.read), "read", path, 'groups);
+            let n = or_stop!(e.read_file(e.target(path), &mut b.read), "read", path, 'groups);
             let bad = if (n as u64) < size {
                 Some(n as u64)
             } else if let Some(c) = b.checkers.get_mut(b.check_of[d as usize]) {
@@ -207,7 +206,7 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
             if p.read_only {
                 continue;
             }
-            or_stop!(e.remove(Target::from(path)), "delete", path, 'groups);
+            or_stop!(e.remove(e.target(path)), "delete", path, 'groups);
             o.counts.obj_delete.ok += 1;
             done(&mut o.rec, DELETE, 0, factor);
             let writer = write_rank(rank, p.offset, d, ranks);
@@ -215,7 +214,7 @@ pub(crate) fn benchmark(ctx: &Ctx, it: &Iteration, b: &mut Buffers) -> Result<u6
             let path = names.object(writer, d, index);
             let (pattern, data) = &mut b.writers[b.write_of[d as usize]];
             pattern.stamp(data, item(index, d, sets));
-            match e.create_file(Target::from(path), data) {
+            match e.create_file(e.target(path), data) {
                 Ok(()) => {
                     o.counts.obj_create.ok += 1;
                     done(&mut o.rec, CREATE, size, factor);

@@ -1,7 +1,6 @@
 //! md-workbench's `run_cleanup`: per data set, the `-P` objects from the run's position, then
 //! the data set itself. Removal is by name, one unlink or rmdir each, never recursive.
 
-use engine::Target;
 use std::io::ErrorKind;
 
 use measure::now_ns;
@@ -27,7 +26,7 @@ pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64, sets: bool) -> Result<(
     for set in 0..p.data_sets {
         for index in start..start + count {
             let path = names.object(rank, set, index);
-            match e.remove(Target::from(path)) {
+            match e.remove(e.target(path)) {
                 Ok(()) => {
                     o.counts.obj_delete.ok += 1;
                     o.rec.record(DELETE, 0);
@@ -46,7 +45,7 @@ pub(crate) fn cleanup(ctx: &Ctx, start: u64, count: u64, sets: bool) -> Result<(
             continue;
         }
         let dir = set_dir(&p.dir, rank, set);
-        match e.rmdir(Target::from(&dir)) {
+        match e.rmdir(e.target(&dir)) {
             Ok(()) => {
                 o.counts.dset_delete.ok += 1;
                 o.rec.record(RMDIR, 0);

@@ -15,7 +15,6 @@
 //!   and the older objects are the earlier precreate's, and the run-info file still names the
 //!   position before the run, so a later `-3` removes what is left.
 
-use engine::Target;
 use exec::ReduceOp;
 
 use super::cleanup::cleanup;
@@ -42,7 +41,11 @@ pub(crate) fn clean(ctx: &Ctx, start: u64, pos: Position) -> Result<(), MdwbErro
     let to = max + p.precreate_per_set + 1;
     let sets = p.phases.cleanup || p.phases.precreate;
     cleanup(ctx, from, to.saturating_sub(from), sets)?;
-    if sets && pos.made_dir && ctx.rank() == 0 && ctx.engine.rmdir(Target::from(&p.dir)).is_err() {
+    if sets
+        && pos.made_dir
+        && ctx.rank() == 0
+        && ctx.engine.rmdir(ctx.engine.target(&p.dir)).is_err()
+    {
         // Only if empty: what is left in it stays.
         ctx.events.warning(&format!(
             "could not remove {} (made by this run): it is not empty",

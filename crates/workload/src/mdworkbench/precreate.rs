@@ -1,7 +1,6 @@
 //! md-workbench's `run_precreate`: the rank's data sets, then `-P` objects in each, written
 //! with the rank's data pattern and the object's number stamped in.
 
-use engine::Target;
 use exec::interrupt::{Stop, Watch};
 use measure::now_ns;
 use results::mdworkbench::{CREATE, MKDIR};
@@ -27,7 +26,7 @@ pub(crate) fn precreate(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
     let sets = if ctx.failed_here() { 0 } else { p.data_sets };
     for set in 0..sets {
         let dir = set_dir(&p.dir, rank, set);
-        match e.mkdir(Target::from(&dir)) {
+        match e.mkdir(e.target(&dir)) {
             Ok(()) => {
                 o.counts.dset_create.ok += 1;
                 o.rec.record(MKDIR, 0);
@@ -56,7 +55,7 @@ pub(crate) fn precreate(ctx: &Ctx, start: u64) -> Result<(), MdwbError> {
         for set in 0..p.data_sets {
             let path = names.object(rank, set, index);
             pattern.stamp(&mut data, item(index, set, p.data_sets));
-            match e.create_file(Target::from(path), &data) {
+            match e.create_file(e.target(path), &data) {
                 Ok(()) => {
                     o.counts.obj_create.ok += 1;
                     o.rec.record(CREATE, p.object_size);

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use engine::{Engine, FileKind, Target};
+use engine::{Engine, FileKind};
 
 use super::naming::set_dir;
 use super::status::{self, Position};
@@ -52,6 +52,8 @@ pub fn preflight(
         out.start.pos = s;
     }
     if engine.caps().does_io {
+        // What only the storage can answer (an object store: the credentials, the bucket).
+        engine::check_target(&p.engine, &engine::IoShape::default(), &p.dir, &p.dir)?;
         check_dir(p, engine)?;
         if is_dir(engine, &p.dir) {
             check_sets(p, ranks, engine)?;
@@ -76,17 +78,19 @@ pub fn run_info_dir(p: &MdWorkbenchParams) -> Result<(), String> {
 /// `path` is a directory (a final symbolic link followed), as `engine` sees it.
 fn is_dir(engine: &dyn Engine, path: &Path) -> bool {
     engine
-        .target_info(Target::from(path))
+        .target_info(engine.target(path))
         .is_ok_and(|at| at.is_dir)
 }
 
 /// `-o`: a directory, or (for a precreate) a name whose parent exists.
 fn check_dir(p: &MdWorkbenchParams, engine: &dyn Engine) -> Result<(), String> {
     let dir = &p.dir;
-    let at = engine.target_info(Target::from(dir)).unwrap_or_default();
+    let at = engine.target_info(engine.target(dir)).unwrap_or_default();
     match at {
         _ if at.is_dir => Ok(()),
         _ if at.exists => Err(format!("-o {}: not a directory", dir.display())),
+        // A key prefix needs nothing made before it.
+        _ if p.phases.precreate && engine.caps().object.is_some() => Ok(()),
         _ if p.phases.precreate => {
             let parent = parent_of(dir);
             if is_dir(engine, &parent) {
@@ -119,7 +123,7 @@ fn check_sets(p: &MdWorkbenchParams, ranks: u64, engine: &dyn Engine) -> Result<
     for rank in 0..ranks {
         for set in 0..p.data_sets {
             let d = set_dir(&p.dir, rank, set);
-            match engine.lstat(Target::from(&d)) {
+            match engine.lstat(engine.target(&d)) {
                 Ok(m) if m.kind != FileKind::Dir => {
                     return Err(format!(
                         "{} exists and is {}, not a data set directory: no md-workbench run \

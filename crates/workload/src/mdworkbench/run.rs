@@ -2,7 +2,6 @@
 //! iterations (each followed by the `-T` ones), then the cleanup, or the position stored in
 //! the run-info file for a later run.
 
-use engine::Target;
 use exec::{CommError, Ranks, ReduceOp};
 use results::mdworkbench::summaries;
 
@@ -88,8 +87,8 @@ fn run_rank(ctx: &Ctx, start: Position) -> Result<RunTotals, MdwbError> {
     let mut pos = start;
     let mut errors = 0;
     if p.phases.precreate {
-        if is_root && ctx.engine.stat(Target::from(&p.dir)).is_err() {
-            let made = ctx.engine.mkdir(Target::from(&p.dir));
+        if is_root && ctx.engine.stat(ctx.engine.target(&p.dir)).is_err() {
+            let made = ctx.engine.mkdir(ctx.engine.target(&p.dir));
             pos.made_dir = ctx.absorb(made.map_err(|e| MdwbError::io("mkdir", &p.dir, e)))?;
         }
         precreate(ctx, pos.pos)?;
@@ -148,7 +147,7 @@ fn finish(ctx: &Ctx, pos: Position) -> Result<(), MdwbError> {
         if is_root && pos.made_dir && !ctx.failing.get() {
             // Every rank's data sets are gone (the cleanup's closing barrier): -o is empty
             // unless something else is in it, which stays.
-            if ctx.engine.rmdir(Target::from(&p.dir)).is_err() {
+            if ctx.engine.rmdir(ctx.engine.target(&p.dir)).is_err() {
                 ctx.events
                     .warning(&format!("Unable to remove directory {}", p.dir.display()));
             }

@@ -65,6 +65,8 @@ pub fn validate(p: &MdWorkbenchParams, ranks: usize) -> Result<Vec<String>, Stri
                 .to_string(),
         );
     }
+    // The engine's options and its own checks (S3: the endpoint and credentials resolve).
+    engine::check(&p.engine, &engine::Workload::Metadata)?;
     Ok(warnings)
 }
 
