@@ -108,6 +108,8 @@ pub const CASES: &[Case] = &[
     case("mdtest -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -n 10 -d DIR/md", "-a S3: objects are not renamed"),
     case("mdtest -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 --s3.multipart-size 1m -F -n 10 -d md", "--s3.multipart-size 1048576: S3's parts are at least 5 MiB"),
     case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 --s3.multipart-size 8m -o k", "--s3.multipart-size applies to objects written in one call"),
+    case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 --s3.depth 0 -o k", "--s3.depth 0"),
+    case("mdtest -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 --s3.depth 4 -F -n 10 -d md", "--s3.depth"),
     case("md-workbench -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -o wb", "http://127.0.0.1:9"),
     case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -t 5m -b 5m -o k", "http://127.0.0.1:9"),
     case("ior -a S3 --s3.access-key AK --s3.secret-key-file DIR/afile --s3.endpoint http://127.0.0.1:9 -t 5m -b 5m -o /", "names no object key"),

@@ -76,6 +76,7 @@ fn ior_against_radosgw() {
     };
     objects_per_rank(&server);
     shared_object(&server);
+    at_depth(&server);
     #[cfg(feature = "mpi")]
     shared_object_under_mpi(&server);
     metadata::mdtest_and_md_workbench(&server);
@@ -172,4 +173,38 @@ fn shared_object_under_mpi(server: &Server) {
         None,
         "object and bucket removed"
     );
+}
+
+/// `--s3.depth 8`: eight requests in flight per rank, objects per rank and one shared object
+/// written in random order (-z), both read back and verified; the figures count every
+/// transfer, and the run leaves nothing.
+fn at_depth(server: &Server) {
+    let out = tmp();
+    for (n, line) in [
+        (2 * 16, "-N 2 -t 5m -b 80m -F"),
+        (3 * 4, "-N 3 -t 5m -b 10m -s 2 -z"),
+    ] {
+        let doc = out.path().join("q.json");
+        run(
+            server,
+            &format!(
+                "--no-store ior -a S3 --s3.depth 8 --s3.bucket iog-depth {line} -e -w -r -W -R \
+                 -o q/f --json {}",
+                doc.display()
+            ),
+            &[],
+        )
+        .ok();
+        let v = json(&doc);
+        for p in v["phases"].as_array().unwrap() {
+            assert_eq!(p["ops"], n, "{line}: {p}");
+            if !p["verification"].is_null() {
+                assert_eq!(p["verification"]["errors"], 0, "{line}: {p}");
+            }
+            if p["operation"] == "write" {
+                assert_eq!(p["queue"]["depth"], 8, "{line}: {p}");
+            }
+        }
+        assert_eq!(objects(server, "iog-depth"), None, "{line}");
+    }
 }

@@ -279,6 +279,17 @@ pub trait Engine: Send {
     ) -> io::Result<Box<dyn EngineFile>> {
         self.open(target, OpenMode::CreateKeep, hints)
     }
+    /// [`Engine::open_shared`] for queued I/O (engines with `Caps::queued`), with the slots'
+    /// buffers as [`Engine::open_queued`].
+    fn open_queued_shared(
+        &self,
+        target: Target<'_>,
+        hints: &OpenHints,
+        bufs: SlotBuffers,
+        _token: &[u8],
+    ) -> io::Result<Box<dyn QueuedFile>> {
+        self.open_queued(target, OpenMode::CreateKeep, hints, bufs)
+    }
     /// Ends the shared write `token` began: `parts` holds every rank's
     /// [`EngineFile::close_shared`] answer, in rank order. The file exists from here.
     fn shared_end(&self, _target: Target<'_>, _token: &[u8], _parts: &[Vec<u8>]) -> io::Result<()> {

@@ -127,6 +127,11 @@ pub trait QueuedFile: Send {
     fn in_flight(&self) -> usize;
     /// Closes the file and hands its buffers back; every request must have completed.
     fn close(self: Box<Self>) -> io::Result<SlotBuffers>;
+    /// Closes a file of a shared write ([`crate::Engine::open_queued_shared`]): its buffers,
+    /// and what the first rank's [`crate::Engine::shared_end`] needs of this rank.
+    fn close_shared(self: Box<Self>) -> io::Result<(SlotBuffers, Vec<u8>)> {
+        self.close().map(|b| (b, Vec::new()))
+    }
 }
 
 /// The error of a push beyond the depth.

@@ -22,11 +22,12 @@ use std::sync::Arc;
 
 use engine::{
     Caps, DirEntry, Engine, EngineFile, FileKind, FileStat, MultipartLimits, ObjectCaps, OpenHints,
-    OpenMode, Target, TargetInfo,
+    OpenMode, QueuedFile, SlotBuffers, Target, TargetInfo,
 };
 
 use crate::client::{Bucket, Client};
 use crate::error::S3Error;
+use crate::queued;
 
 const API: &str = "S3";
 
@@ -54,6 +55,8 @@ pub struct S3Engine {
     /// An object written in one call (mdtest `-w`, md-workbench) larger than this goes up in
     /// parts of this size (`--s3.multipart-size`).
     multipart_size: u64,
+    /// Requests in flight per open object (`--s3.depth`); above 1 the engine is queued.
+    depth: usize,
 }
 
 /// `--s3.multipart-size`'s default: the AWS CLI's threshold and part size.
@@ -78,7 +81,54 @@ impl S3Engine {
             client: Arc::new(client),
             bucket: bucket.to_string(),
             multipart_size: MULTIPART_SIZE,
+            depth: 1,
         }
+    }
+
+    /// With `depth` requests in flight per open object (queued above 1); the client's pool
+    /// should hold as many connections.
+    pub fn with_depth(mut self, depth: usize) -> Self {
+        self.depth = depth.max(1);
+        self
+    }
+
+    /// The queue of an object, with its upload begun here when it is written in parts.
+    fn queue(
+        &self,
+        target: Target<'_>,
+        mode: OpenMode,
+        hints: &OpenHints,
+        bufs: SlotBuffers,
+        shared: Option<&[u8]>,
+    ) -> io::Result<Box<dyn QueuedFile>> {
+        let (bucket, key) = target.object(API)?;
+        let b = Self::bucket(&self.client, bucket)?;
+        let part = bufs.spec().buf_len as u64;
+        let (expected, upload) = match (mode, shared) {
+            (_, Some(token)) => {
+                let id = String::from_utf8(token.to_vec())
+                    .map_err(|_| invalid("S3: an upload ID that is not text".into()))?;
+                (Some(hints.file_size), Some(id))
+            }
+            (OpenMode::ReadOnly, None) => {
+                b.size(key).map_err(io)?;
+                (None, None)
+            }
+            (_, None) if hints.file_size > part => {
+                let id = b.start_upload(key).map_err(io)?;
+                (Some(hints.file_size), Some(id))
+            }
+            (_, None) => (Some(hints.file_size), None),
+        };
+        let open = queued::Open {
+            client: &self.client,
+            bucket,
+            key,
+            expected,
+            upload,
+            shared: shared.is_some(),
+        };
+        Ok(Box::new(queued::S3Queue::new(open, bufs)))
     }
 
     /// With objects written in one call uploaded in parts of `size` bytes when larger.
@@ -104,7 +154,34 @@ impl S3Engine {
 
 impl Engine for S3Engine {
     fn caps(&self) -> Caps {
-        CAPS
+        Caps {
+            queued: self.depth > 1,
+            ..CAPS
+        }
+    }
+
+    fn depth(&self) -> usize {
+        self.depth
+    }
+
+    fn open_queued(
+        &self,
+        target: Target<'_>,
+        mode: OpenMode,
+        hints: &OpenHints,
+        bufs: SlotBuffers,
+    ) -> io::Result<Box<dyn QueuedFile>> {
+        self.queue(target, mode, hints, bufs, None)
+    }
+
+    fn open_queued_shared(
+        &self,
+        target: Target<'_>,
+        hints: &OpenHints,
+        bufs: SlotBuffers,
+        token: &[u8],
+    ) -> io::Result<Box<dyn QueuedFile>> {
+        self.queue(target, OpenMode::CreateKeep, hints, bufs, Some(token))
     }
 
     fn target<'a>(&'a self, name: &'a Path) -> Target<'a> {
@@ -359,29 +436,55 @@ impl S3File {
         let Some(up) = self.upload.take() else {
             return Ok(());
         };
-        let b = self.bucket()?;
-        let numbers: Vec<u16> = up.etags.keys().copied().collect();
-        let contiguous = numbers
-            .iter()
-            .enumerate()
-            .all(|(i, n)| usize::from(*n) == i + 1);
-        let result = if contiguous {
-            let etags: Vec<String> = up.etags.into_values().collect();
-            b.complete_upload(&self.key, &up.id, &etags).map_err(io)
-        } else {
-            Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "S3 {}/{}: parts {numbers:?} leave a gap; an object's parts run from 1 without one",
-                    self.bucket, self.key
-                ),
-            ))
-        };
-        if result.is_err() {
-            let _ = b.abort_upload(&self.key, &up.id);
-        }
-        result
+        finish_upload(&self.bucket()?, &self.key, &up.id, up.etags)
     }
+}
+
+/// Completes upload `id` of `key` from its parts' ETags (by part number), which must run from 1
+/// without a gap; aborts it when that fails, so no part stays on the server.
+pub(crate) fn finish_upload(
+    b: &Bucket<'_>,
+    key: &str,
+    id: &str,
+    etags: BTreeMap<u16, String>,
+) -> io::Result<()> {
+    let numbers: Vec<u16> = etags.keys().copied().collect();
+    let contiguous = numbers
+        .iter()
+        .enumerate()
+        .all(|(i, n)| usize::from(*n) == i + 1);
+    let result = if contiguous {
+        let etags: Vec<String> = etags.into_values().collect();
+        b.complete_upload(key, id, &etags).map_err(io)
+    } else {
+        Err(invalid(format!(
+            "S3 {}/{key}: parts {numbers:?} leave a gap; an object's parts run from 1 without one",
+            b.name()
+        )))
+    };
+    if result.is_err() {
+        let _ = b.abort_upload(key, id);
+    }
+    result
+}
+
+/// The part number of a transfer of `len` bytes at `offset` in parts of `part` bytes; Err
+/// when it is not such a part, or past S3's 10,000.
+pub(crate) fn part_number(target: &str, offset: u64, len: u64, part: u64) -> io::Result<u16> {
+    if !offset.is_multiple_of(part) || len > part {
+        return Err(invalid(format!(
+            "S3 {target}: a write of {len} bytes at {offset} is not a part of {part} bytes"
+        )));
+    }
+    let number = offset / part + 1;
+    let limits = MultipartLimits::S3;
+    if number > u64::from(limits.max_parts) {
+        return Err(invalid(format!(
+            "S3: part {number}: at most {} parts",
+            limits.max_parts
+        )));
+    }
+    Ok(number as u16)
 }
 
 impl EngineFile for S3File {
@@ -415,29 +518,13 @@ impl EngineFile for S3File {
             }
             (up.id.clone(), up.part)
         };
-        if !offset.is_multiple_of(part) || len > part {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "S3 {}/{}: a write of {len} bytes at {offset} is not a part of {part} bytes",
-                    self.bucket, self.key
-                ),
-            ));
-        }
-        let number = offset / part + 1;
-        let limits = MultipartLimits::S3;
-        if number > u64::from(limits.max_parts) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("S3: part {number}: at most {} parts", limits.max_parts),
-            ));
-        }
+        let number = part_number(&format!("{}/{}", self.bucket, self.key), offset, len, part)?;
         let etag = self
             .bucket()?
-            .upload_part(&self.key, &id, number as u16, buf)
+            .upload_part(&self.key, &id, number, buf)
             .map_err(io)?;
         if let Some(up) = self.upload.as_mut() {
-            up.etags.insert(number as u16, etag);
+            up.etags.insert(number, etag);
         }
         Ok(buf.len())
     }
@@ -487,7 +574,7 @@ impl Drop for S3File {
 }
 
 /// A rank's parts as one line each: number, a tab, the ETag.
-fn encode_parts(etags: &BTreeMap<u16, String>) -> Vec<u8> {
+pub(crate) fn encode_parts(etags: &BTreeMap<u16, String>) -> Vec<u8> {
     let mut out = String::new();
     for (n, etag) in etags {
         out.push_str(&format!("{n}\t{etag}\n"));
@@ -495,7 +582,7 @@ fn encode_parts(etags: &BTreeMap<u16, String>) -> Vec<u8> {
     out.into_bytes()
 }
 
-fn decode_parts(bytes: &[u8]) -> io::Result<BTreeMap<u16, String>> {
+pub(crate) fn decode_parts(bytes: &[u8]) -> io::Result<BTreeMap<u16, String>> {
     let text = std::str::from_utf8(bytes).map_err(|_| invalid("S3: parts not text".into()))?;
     text.lines()
         .map(|line| {

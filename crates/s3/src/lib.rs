@@ -11,6 +11,7 @@ pub mod credentials;
 pub mod endpoint;
 pub mod engine;
 pub mod error;
+pub mod queued;
 pub mod register;
 
 pub use client::{Bucket, Client, Created, Listed};

@@ -42,6 +42,7 @@ pub static OPTIONS: &[EngineOption] = &[
     option("secret-key-file", OptKind::Secret { env: None }, "FILE", "a file whose first line is the secret key (default AWS_SECRET_ACCESS_KEY, else ~/.aws/credentials; never the secret itself)"),
     option("addressing", OptKind::Text { default: "" }, "path|virtual", "the bucket in the URL's path or host name (default path for a given endpoint, virtual for AWS)"),
     option("no-tls-verify", OptKind::Flag { default: false }, "", "do not check the server's TLS certificate"),
+    EngineOption::own("depth", OptKind::Number { default: 1 }, "N", "ior: requests in flight per rank over as many kept-alive connections (warp's concurrency); 1: one transfer at a time"),
     option("multipart-size", OptKind::Size { default: MULTIPART_SIZE }, "SIZE", "an object written in one call (mdtest -w, md-workbench) larger than this goes up in parts of this size (at least 5 MiB; ior's parts are its transfers)"),
 ];
 
@@ -110,6 +111,12 @@ fn check(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
         if !matches!(v, OptValue::Secret(_)) {
             return Err("--s3.secret-key-file: names a file holding the secret".into());
         }
+    }
+    let depth = cfg.number("s3.depth");
+    if depth == 0 || depth > 1024 {
+        return Err(format!(
+            "--s3.depth {depth}: requests in flight per rank, 1 to 1024"
+        ));
     }
     let part = cfg.number("s3.multipart-size");
     if cfg.options.contains_key("s3.multipart-size") {
@@ -213,8 +220,13 @@ fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
         };
         (fallback, none)
     });
-    let engine = S3Engine::new(Client::new(endpoint, &creds, 1), &bucket_name(cfg));
-    Box::new(engine.with_multipart_size(cfg.number("s3.multipart-size")))
+    let depth = cfg.number("s3.depth").max(1) as usize;
+    let engine = S3Engine::new(Client::new(endpoint, &creds, depth), &bucket_name(cfg));
+    Box::new(
+        engine
+            .with_multipart_size(cfg.number("s3.multipart-size"))
+            .with_depth(depth),
+    )
 }
 
 /// Removes the buckets this process's checks made for `cfg`, if they are empty; a warning

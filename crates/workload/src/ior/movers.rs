@@ -73,10 +73,10 @@ impl Movers<'_> {
 
     /// Closes a file of a shared write ([`engine::Engine::open_shared`]): what rank 0 needs
     /// of this rank to end it.
-    pub fn close_shared(self) -> std::io::Result<Vec<u8>> {
+    pub fn close_shared(self) -> std::io::Result<(Option<engine::SlotBuffers>, Vec<u8>)> {
         match self {
-            Movers::Sync(m) => m.file.close_shared(),
-            Movers::Queued(q) => q.file.close().map(|_| Vec::new()),
+            Movers::Sync(m) => m.file.close_shared().map(|parts| (None, parts)),
+            Movers::Queued(q) => q.file.close_shared().map(|(b, parts)| (Some(b), parts)),
         }
     }
 

@@ -173,10 +173,11 @@ pub(crate) fn run_phase(
     };
     // The engine's model chooses the mover: one transfer at a time, or many in flight.
     let mut mover = if let Some(bufs) = slot_bufs {
-        let file = ctx
-            .engine
-            .open_queued(target, mode, &hints, bufs)
-            .map_err(|e| IorError::io("open", &path, None, e))?;
+        let file = match &shared_token {
+            Some(token) => ctx.engine.open_queued_shared(target, &hints, bufs, token),
+            None => ctx.engine.open_queued(target, mode, &hints, bufs),
+        }
+        .map_err(|e| IorError::io("open", &path, None, e))?;
         let mut q = QueuedMover::new(file, spec.depth, spec.buf_len, data);
         q.checker = checker;
         q.write = write;
@@ -274,12 +275,12 @@ pub(crate) fn run_phase(
     let close_start = now_ns();
     let slot_bufs = match &shared_token {
         Some(token) => {
-            let mine = mover
+            let (bufs, mine) = mover
                 .close_shared()
                 .map_err(|e| IorError::io("close", &path, None, e))?;
             // Aborted after a signal: there is no object to stat.
             removed |= shared_object::end(ctx, &path, target, token, &mine)?;
-            None
+            bufs
         }
         None => mover
             .close()
