@@ -1,6 +1,7 @@
 //! The end of a run on standard error (`docs/warnings.md`): every warning with its stable id
 //! (a phase's warnings once for all its iterations), then how the ranks finished each phase
-//! (first done, last done, the slowest against the median). On standard error, after the
+//! (first done, last done, the slowest against the median), and an object store's requests
+//! per phase (per method, throttled, time to first byte). On standard error, after the
 //! tool's own output, so that output piped into a program stays as the tool writes it.
 
 use std::io::Write;
@@ -69,6 +70,22 @@ pub fn text(doc: &RunResult, quiet: bool) -> String {
     if !quiet && !spread.is_empty() {
         out += "iogauge: how the ranks finished (first done, last done, slowest against the median):\n";
         out += &(spread.join("\n") + "\n");
+    }
+    let requests: Vec<String> = doc
+        .phases
+        .iter()
+        .filter_map(|p| {
+            Some(format!(
+                "  {}: {}",
+                phase_label(p),
+                results::requests::line(p)?
+            ))
+        })
+        .collect();
+    if !quiet && !requests.is_empty() {
+        out += "iogauge: object requests per phase (rate over the phase's time; throttled ones \
+                retried; time to first byte of GETs):\n";
+        out += &(requests.join("\n") + "\n");
     }
     out
 }

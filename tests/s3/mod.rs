@@ -6,6 +6,9 @@
 
 mod bad_input;
 mod metadata;
+#[path = "../../crates/s3/tests/support/proxy.rs"]
+mod proxy;
+mod requests;
 mod secret;
 
 use std::collections::HashMap;
@@ -77,6 +80,7 @@ fn ior_against_radosgw() {
     objects_per_rank(&server);
     shared_object(&server);
     at_depth(&server);
+    requests::counted_per_phase(&server);
     #[cfg(feature = "mpi")]
     shared_object_under_mpi(&server);
     metadata::mdtest_and_md_workbench(&server);

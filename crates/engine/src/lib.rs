@@ -31,6 +31,7 @@ mod options;
 mod posix;
 pub mod queue;
 mod registry;
+pub mod requests;
 mod secret;
 mod target;
 mod uring;
@@ -50,6 +51,7 @@ pub use registry::{
     for_target, lookup, metadata_engines, module_of, register, EngineError, EngineInfo, Finish,
     RefusedApi, ALIASES, ENGINES, REFUSED_APIS,
 };
+pub use requests::RequestTally;
 pub use secret::Secret;
 pub use target::{FileKind, Space, Target, TargetInfo};
 
@@ -298,6 +300,12 @@ pub trait Engine: Send {
     /// Gives up the shared write `token` began (after a failure): nothing of it stays.
     fn shared_abort(&self, _target: Target<'_>, _token: &[u8]) -> io::Result<()> {
         Ok(())
+    }
+    /// The requests an object engine sent since the last call (per method, the throttled
+    /// ones, the GETs' times to first byte), counting anew from here; `None` for an engine
+    /// that sends none. Called between phases, outside any timed window.
+    fn take_requests(&self) -> Option<RequestTally> {
+        None
     }
     /// Set a file's permission bits (chmod(2), a setattr: the mix's `chmod`). The default
     /// is unsupported, so an engine that does not say otherwise never pretends to have done it.

@@ -104,6 +104,8 @@ pub struct PhaseOutcome {
     pub warnings: Vec<String>,
     /// On a queued engine: the depth and the mean requests in flight.
     pub queue: Option<crate::QueueFigures>,
+    /// On an object engine: its requests in the phase.
+    pub requests: Option<crate::requests::RequestFigures>,
 }
 
 pub const MIB: f64 = 1048576.0;
@@ -207,6 +209,9 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
     p.bandwidth_mib_s = o.bandwidth_mib();
     p.iops = o.iops();
     p.queue = o.queue;
+    if let Some(r) = &o.requests {
+        r.apply(&mut p);
+    }
     p.latency = o.latency.summary();
     p.series = o.series.summary();
     p.per_rank = o

@@ -19,6 +19,7 @@ pub mod mix;
 mod model;
 mod operation;
 mod params;
+pub mod requests;
 mod schema;
 pub mod sink;
 mod spread;

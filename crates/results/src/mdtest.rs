@@ -92,6 +92,8 @@ pub struct PhaseOutcome {
     pub stonewall: Option<StonewallOutcome>,
     pub verification: Option<VerifyOutcome>,
     pub warnings: Vec<String>,
+    /// On an object store: its requests in the phase.
+    pub requests: Option<crate::requests::RequestFigures>,
 }
 
 impl PhaseOutcome {
@@ -210,6 +212,9 @@ pub fn phase_result(o: &PhaseOutcome, write_bytes: u64) -> PhaseResult {
     }
     p.verification = o.verification.as_ref().map(crate::ior::verification);
     p.warnings.extend(o.warnings.iter().cloned());
+    if let Some(r) = &o.requests {
+        r.apply(&mut p);
+    }
     p
 }
 

@@ -112,11 +112,13 @@ pub struct PhaseResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<Verification>,
     /// Counts of the workload's own (find: "found", "directories", "lstat_calls", ...), totals
-    /// over all ranks.
+    /// over all ranks; on an object store the requests per method ("requests.GET", ...) and
+    /// "requests.throttled".
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub counters: BTreeMap<String, u64>,
     /// The latency of each kind of operation, where a phase times several (md-workbench:
-    /// "create", "read", "stat", "delete", "mkdir", "rmdir"); `latency` merges them.
+    /// "create", "read", "stat", "delete", "mkdir", "rmdir"); `latency` merges them. On an
+    /// object store also "ttfb": the GETs' times to first byte, which `latency` leaves out.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub latency_by_kind: BTreeMap<String, HistogramSummary>,
     pub warnings: Vec<String>,

@@ -4,7 +4,11 @@
 
 use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
+
+use engine::RequestTally;
+use measure::LatencyHistogram;
 
 use rusty_s3::actions::{CompleteMultipartUpload, CreateMultipartUpload, ListObjectsV2, S3Action};
 use rusty_s3::{Bucket as Names, UrlStyle};
@@ -26,6 +30,10 @@ pub struct Client {
     retry: Retry,
     /// Requests the server throttled (503 `SlowDown`, 429), each retried.
     throttled: AtomicU64,
+    /// Requests sent per method (`engine::requests::METHODS`' order), since the last take.
+    sent: [AtomicU64; 6],
+    /// Times to first byte of object GETs, since the last take.
+    ttfb: Mutex<LatencyHistogram>,
 }
 
 /// How a throttled request is tried again: after `base`, doubling up to `cap`, at most
@@ -98,7 +106,24 @@ impl Client {
             endpoint,
             retry: Retry::default(),
             throttled: AtomicU64::new(0),
+            sent: Default::default(),
+            ttfb: Mutex::new(LatencyHistogram::new()),
         }
+    }
+
+    /// The requests sent since the last take (per method, throttled, the GETs' times to first
+    /// byte), counting anew from here.
+    pub fn take_requests(&self) -> RequestTally {
+        let mut tally = RequestTally {
+            throttled: self.throttled.swap(0, Ordering::Relaxed),
+            ..RequestTally::default()
+        };
+        for (count, sent) in tally.counts.iter_mut().zip(&self.sent) {
+            *count = sent.swap(0, Ordering::Relaxed);
+        }
+        let ttfb = std::mem::take(&mut *self.ttfb.lock().unwrap_or_else(|e| e.into_inner()));
+        tally.ttfb = ttfb.buckets().map(|b| (b.value, b.count)).collect();
+        tally
     }
 
     /// With another retry policy.
@@ -111,7 +136,8 @@ impl Client {
         &self.endpoint
     }
 
-    /// Requests throttled so far (each was retried, or failed after the last attempt).
+    /// Requests throttled since the last [`Client::take_requests`] (each was retried, or
+    /// failed after the last attempt).
     pub fn throttled(&self) -> u64 {
         self.throttled.load(Ordering::Relaxed)
     }
@@ -217,6 +243,15 @@ impl Bucket<'_> {
         into: Option<&mut [u8]>,
     ) -> Result<Reply, ureq::Error> {
         let agent = &self.client.agent;
+        // A GET without a range lists the bucket (ListObjectsV2): every object GET is ranged.
+        let label = match (method, range) {
+            ("GET", None) => "LIST",
+            _ => method,
+        };
+        if let Some(i) = RequestTally::index(label) {
+            self.client.sent[i].fetch_add(1, Ordering::Relaxed);
+        }
+        let asked = measure::now_ns();
         let mut resp = match (method, body) {
             ("PUT", Some(b)) => agent.put(url).send(b),
             ("PUT", None) => agent.put(url).send_empty(),
@@ -229,6 +264,15 @@ impl Bucket<'_> {
                 None => agent.get(url).call(),
             },
         }?;
+        if label == "GET" {
+            // The headers are in: the first byte of the answer came.
+            let ttfb = measure::now_ns().saturating_sub(asked);
+            self.client
+                .ttfb
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .record(ttfb);
+        }
         let status = resp.status().as_u16();
         let header = |name: &str| {
             resp.headers()

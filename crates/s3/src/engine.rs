@@ -164,6 +164,10 @@ impl Engine for S3Engine {
         self.depth
     }
 
+    fn take_requests(&self) -> Option<engine::RequestTally> {
+        Some(self.client.take_requests())
+    }
+
     fn open_queued(
         &self,
         target: Target<'_>,

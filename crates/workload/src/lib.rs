@@ -23,6 +23,7 @@ pub mod mdtest;
 pub mod mdworkbench;
 pub mod mix;
 pub mod reduce;
+pub mod requests;
 pub mod rng;
 pub mod session;
 mod skeleton;

@@ -229,6 +229,7 @@ pub(crate) mod fixtures {
             stat_size: bytes,
             warnings: Vec::new(),
             queue: None,
+            requests: None,
         }
     }
 

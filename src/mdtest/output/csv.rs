@@ -137,6 +137,7 @@ mod tests {
             stonewall: None,
             verification: None,
             warnings: vec![],
+            requests: None,
         };
         let text = rows(&[o], 1, 2, 10);
         let lines: Vec<&str> = text.lines().collect();

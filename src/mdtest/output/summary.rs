@@ -214,6 +214,7 @@ mod tests {
             stonewall: None,
             verification: None,
             warnings: vec![],
+            requests: None,
         }
     }
 

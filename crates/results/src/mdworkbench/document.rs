@@ -64,6 +64,9 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
         })
         .collect();
     p.counters = counters(&c);
+    if let Some(r) = &o.requests {
+        r.apply(&mut p);
+    }
     p.stonewall = o.stonewall.map(|s| Stonewall {
         deadline_s: s.deadline_s,
         time_s: s.time_s,

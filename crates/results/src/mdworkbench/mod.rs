@@ -149,6 +149,8 @@ pub struct PhaseOutcome {
     pub stonewall: Option<StonewallOutcome>,
     pub verification: Option<VerifyOutcome>,
     pub warnings: Vec<String>,
+    /// On an object store: its requests in the phase.
+    pub requests: Option<crate::requests::RequestFigures>,
 }
 
 impl PhaseOutcome {

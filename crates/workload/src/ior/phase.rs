@@ -28,6 +28,7 @@ use crate::ior::queued::QueuedMover;
 use crate::ior::shared_object;
 use crate::ior::IorParams;
 use crate::reduce::{self, RankFigures, Verify};
+use crate::requests;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -63,6 +64,8 @@ pub(crate) struct RankPhase {
     pub interrupted: bool,
     /// A queued engine's depth and requests in flight.
     pub queue: Option<QueueUse>,
+    /// An object engine's requests in the phase.
+    pub requests: Option<engine::RequestTally>,
 }
 
 /// What a phase of `p` on `tasks` ranks moves if it runs to the end (`pair_limit` transfers
@@ -151,6 +154,8 @@ pub(crate) fn run_phase(
         buf_len: p.transfer_size as usize,
     };
     let slot_bufs = ctx.engine.caps().queued.then(|| SlotBuffers::new(spec));
+    // The requests before this phase (the checks, the last phase's stat) are not its own.
+    ctx.engine.take_requests();
     let mut rec = bracket::prepare(session, comm, ctx.slot, 1, start);
     // IOR's barrier before open; rank 0's clock becomes the epoch of the interval series.
     bracket::epoch(comm, &mut rec)?;
@@ -292,6 +297,7 @@ pub(crate) fn run_phase(
     if plan.mode == Mode::Write {
         comm.barrier()?;
     }
+    let requests = ctx.engine.take_requests();
     let stat_size = if ctx.engine.caps().does_io && !removed {
         ctx.engine
             .file_size(target)
@@ -320,6 +326,7 @@ pub(crate) fn run_phase(
         page_cache,
         interrupted: stop == Some(Stop::Interrupted),
         queue,
+        requests,
     })
 }
 
@@ -359,6 +366,15 @@ pub(crate) fn reduce(
 ) -> Result<Option<PhaseOutcome>, IorError> {
     let t = &mine.times;
     let epoch = mine.series.epoch_ns();
+    let mut counts = vec![
+        t.bytes,
+        t.ops,
+        mine.stat_size,
+        mine.queue.map_or(0, |q| q.depth),
+        mine.queue.map_or(0, |q| q.area),
+    ];
+    counts.extend(requests::counts(mine.requests.as_ref()));
+    let ttfb = requests::ttfb(mine.requests.as_ref());
     let report = RankFigures {
         seconds: vec![
             t.open_start,
@@ -368,16 +384,11 @@ pub(crate) fn reduce(
             t.close_start,
             t.close_stop,
         ],
-        // A queued rank's depth and its requests in flight over time (0 and 0 otherwise).
-        counts: vec![
-            t.bytes,
-            t.ops,
-            mine.stat_size,
-            mine.queue.map_or(0, |q| q.depth),
-            mine.queue.map_or(0, |q| q.area),
-        ],
+        // A queued rank's depth and its requests in flight over time (0 and 0 otherwise),
+        // then an object engine's requests (zeros otherwise).
+        counts,
         verify: Verify::of(mine.verify),
-        latency: vec![mine.latency],
+        latency: vec![mine.latency, ttfb],
         series: Some(mine.series),
         ..RankFigures::default()
     };
@@ -387,7 +398,8 @@ pub(crate) fn reduce(
     let p = ctx.params;
     let tasks = all.len() as u64;
     let mut ranks = Vec::with_capacity(all.len());
-    let mut latency = [LatencyHistogram::new()];
+    let mut latency = [LatencyHistogram::new(), LatencyHistogram::new()];
+    let mut sent = [0u64; requests::COUNTS];
     let mut series = IntervalSeries::new(ctx.interval_ns, epoch);
     let mut verify = VerifyOutcome::default();
     let (mut size_sum, mut size_min, mut size_max) = (0u64, u64::MAX, 0u64);
@@ -396,7 +408,11 @@ pub(crate) fn reduce(
         let (rank, r) = r?;
         let [open_start, open_stop, xfer_start, xfer_stop, close_start, close_stop] =
             r.seconds_n()?;
-        let [bytes, ops, stat_size, rank_depth, rank_area] = r.counts_n()?;
+        let [bytes, ops, stat_size, rank_depth, rank_area, rest @ ..]: [u64; 5 + requests::COUNTS] =
+            r.counts_n()?;
+        for (sum, n) in sent.iter_mut().zip(rest) {
+            *sum += n;
+        }
         depth = depth.max(rank_depth);
         area = area.saturating_add(rank_area);
         r.merge_latency(&mut latency)?;
@@ -416,7 +432,9 @@ pub(crate) fn reduce(
             ops,
         });
     }
-    let [latency] = latency;
+    let [latency, ttfb] = latency;
+    let object = ctx.engine.caps().object.is_some();
+    let requests = object.then(|| requests::figures(&sent, ttfb));
     let min = |f: fn(&RankTimes) -> f64| ranks.iter().map(f).fold(f64::INFINITY, f64::min);
     let max = |f: fn(&RankTimes) -> f64| ranks.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
     let mut warnings = Vec::new();
@@ -457,6 +475,7 @@ pub(crate) fn reduce(
         stat_size,
         warnings,
         queue,
+        requests,
     };
     Ok(Some(outcome))
 }

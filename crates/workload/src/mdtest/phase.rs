@@ -14,6 +14,7 @@ use super::error::MdError;
 use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
 use crate::reduce::{self, RankFigures, Verify};
+use crate::requests;
 
 use super::outcome::{PhaseOutcome, RankTimes, StonewallOutcome, VerifyOutcome};
 
@@ -65,6 +66,8 @@ pub(crate) fn open_with(
     let page_cache = before_phase(session, ctx.comm, ctx.engine.caps(), reads, true)?;
     let cleanup = ctx.cleaning();
     let event = bracket::start(op, iteration, ctx.tasks() as usize, expect);
+    // The requests before this phase are not its own.
+    ctx.engine.take_requests();
     let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, 1, (!cleanup).then_some(event));
     bracket::epoch(ctx.comm, &mut rec)?;
     let mut start = now_ns();
@@ -109,6 +112,7 @@ pub(crate) fn close(
     }
     ctx.comm.barrier()?;
     let end = now_ns();
+    let sent = ctx.engine.take_requests();
     // Did a rank fail? Then the phase is not reported (its figures cover a cut run) and the
     // ranks go on together to the clean-up.
     if crate::mdtest::failure::agreed(ctx)? || open.cleanup {
@@ -127,9 +131,16 @@ pub(crate) fn close(
     // The clock readings go as read: rank 0 turns them into seconds.
     let report = RankFigures {
         stamps_ns: vec![open.start, end_before_barrier, end],
-        counts: vec![m.ops, m.bytes],
+        counts: [m.ops, m.bytes]
+            .into_iter()
+            .chain(requests::counts(sent.as_ref()))
+            .collect(),
         verify: Verify::of(extra.verify.clone().unwrap_or_default()),
-        latency: m.latency,
+        latency: m
+            .latency
+            .into_iter()
+            .chain([requests::ttfb(sent.as_ref())])
+            .collect(),
         series: Some(m.series),
         ..RankFigures::default()
     };
@@ -137,13 +148,17 @@ pub(crate) fn close(
         return Ok(());
     };
     let mut ranks = Vec::with_capacity(all.len());
-    let mut latency = [LatencyHistogram::new()];
+    let mut latency = [LatencyHistogram::new(), LatencyHistogram::new()];
+    let mut sent = [0u64; requests::COUNTS];
     let mut series = IntervalSeries::new(ctx.interval_ns, epoch);
     let mut verify = VerifyOutcome::default();
     for r in all.reports() {
         let (rank, r) = r?;
         let [start, end_before_barrier, end] = r.stamps_n()?;
-        let [items, bytes] = r.counts_n()?;
+        let [items, bytes, rest @ ..]: [u64; 2 + requests::COUNTS] = r.counts_n()?;
+        for (sum, n) in sent.iter_mut().zip(rest) {
+            *sum += n;
+        }
         r.merge_latency(&mut latency)?;
         series.merge(r.series()?);
         r.verify.add_to(rank, &mut verify);
@@ -155,7 +170,8 @@ pub(crate) fn close(
             bytes,
         });
     }
-    let [latency] = latency;
+    let [latency, ttfb] = latency;
+    let object = ctx.engine.caps().object.is_some();
     let o = PhaseOutcome {
         op,
         iteration,
@@ -166,6 +182,7 @@ pub(crate) fn close(
         stonewall: extra.stonewall,
         verification: extra.verify.map(|_| verify),
         warnings: extra.warnings,
+        requests: object.then(|| requests::figures(&sent, ttfb)),
     };
     ctx.events.phase(o, page_cache, flushed(ctx, op), cut);
     Ok(())

@@ -17,6 +17,7 @@ use super::outcome::{PhaseOutcome, VerifyOutcome};
 use crate::bracket;
 use crate::cache::{before_phase, ReadSet};
 use crate::reduce::{self, RankFigures, Verify, WireError};
+use crate::requests;
 
 /// A phase in progress on this rank.
 pub(crate) struct Open {
@@ -55,6 +56,8 @@ pub(crate) fn open(
     let event = bracket::start(op, iteration, ctx.ranks() as usize, expect(wall));
     // The removal after a failure is neither timed nor reported.
     let event = (!ctx.failing.get()).then_some(event);
+    // The requests before this phase are not its own.
+    ctx.engine.take_requests();
     let mut rec = bracket::prepare(session, ctx.comm, ctx.slot, KINDS.len(), event);
     bracket::epoch(ctx.comm, &mut rec)?;
     let start = now_ns();
@@ -136,12 +139,17 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
     .flat_map(|k| [k.ok, k.err])
     .collect();
     counts.extend([m.bytes, extra.missing.count, extra.kept.count]);
+    let sent = ctx.engine.take_requests();
+    counts.extend(requests::counts(sent.as_ref()));
+    let mut kinds = m.latency;
+    kinds.push(requests::ttfb(sent.as_ref()));
     // The clock readings go as read: rank 0 turns them into seconds.
     let report = RankFigures {
         stamps_ns: vec![open.start, end],
         counts,
         verify: Verify::of(extra.verify.clone().unwrap_or_default()),
-        latency: m.latency,
+        // The kinds', then the times to first byte.
+        latency: kinds,
         series: Some(m.series),
         // The first name of each tally ("": none; a name is never empty).
         notes: vec![
@@ -155,14 +163,20 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
     };
     let mut ranks = Vec::with_capacity(all.len());
     let mut latency: Vec<LatencyHistogram> =
-        KINDS.iter().map(|_| LatencyHistogram::new()).collect();
+        (0..=KINDS.len()).map(|_| LatencyHistogram::new()).collect();
+    let mut sent = [0u64; requests::COUNTS];
     let mut series = IntervalSeries::new(ctx.events.session.interval_ns(), epoch);
     let mut verify = VerifyOutcome::default();
     let (mut missing, mut kept) = (Tally::default(), Tally::default());
     for r in all.reports() {
         let (rank, r) = r?;
         let [start, end] = r.stamps_n()?;
-        let [c @ .., bytes, missing_n, kept_n] = r.counts_n::<15>()?;
+        let all_counts = r.counts_n::<{ 15 + requests::COUNTS }>()?;
+        let (mine, rest) = all_counts.split_at(15);
+        for (sum, n) in sent.iter_mut().zip(rest) {
+            *sum += n;
+        }
+        let [c @ .., bytes, missing_n, kept_n]: [u64; 15] = mine.try_into().expect("split at 15");
         let [missing_first, kept_first] = notes(&r.notes)?;
         r.merge_latency(&mut latency)?;
         series.merge(r.series()?);
@@ -194,12 +208,15 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
             kinds: r
                 .latency
                 .iter()
+                .take(KINDS.len())
                 .map(|h| Quantiles::of(&h.summary()))
                 .collect(),
             bytes,
         });
     }
     let p = ctx.params;
+    let ttfb = latency.pop().unwrap_or_default();
+    let object = ctx.engine.caps().object.is_some();
     ctx.events.phase(
         PhaseOutcome {
             phase: open.op,
@@ -213,6 +230,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
             stonewall: extra.stonewall,
             verification: extra.verify.map(|_| verify),
             warnings: tally_warnings(&missing, &kept),
+            requests: object.then(|| requests::figures(&sent, ttfb)),
         },
         open.page_cache,
         cut,

@@ -43,6 +43,7 @@ fn bench() -> PhaseOutcome {
         stonewall: None,
         verification: None,
         warnings: vec![],
+        requests: None,
     }
 }
 
