@@ -66,7 +66,8 @@ pub fn counted_per_phase(server: &Server) {
 
     // Through the proxy, two requests in three are throttled and retried: the run succeeds,
     // and its phases count them.
-    let upstream: std::net::SocketAddr = server.var("AWS_ENDPOINT_URL")
+    let upstream: std::net::SocketAddr = server
+        .var("AWS_ENDPOINT_URL")
         .trim_start_matches("http://")
         .parse()
         .unwrap();

@@ -272,6 +272,7 @@ mod tests {
             stonewall: None,
             verification: None,
             warnings: vec![],
+            requests: None,
         }
     }
 

@@ -4,12 +4,11 @@
 //! says so and passes). One test, so the server starts once.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 #[path = "support/proxy.rs"]
 mod proxy;
 #[path = "../../../tests/common/s3_server.rs"]
+#[allow(dead_code)] // its admin helpers are for the binary's tests
 mod s3_server;
 
 use engine::{Engine, OpenHints, OpenMode, Target};

@@ -27,6 +27,7 @@ fn outcome(phase: Operation, ranks: Vec<RankOutcome>) -> PhaseOutcome {
         stonewall: None,
         verification: None,
         warnings: vec![],
+        requests: None,
     }
 }
 
