@@ -102,9 +102,11 @@ impl Tool {
                     v.push(format!("--{}", e.full_name(o)));
                     v.extend(o.ior_keys.iter().map(|k| format!("-O {k}")));
                 }
+                // A refused API that a registered engine provides is an example of `-a`.
                 v.extend(
                     engine::REFUSED_APIS
                         .iter()
+                        .filter(|r| engine::lookup(r.name).is_err())
                         .map(|r| format!("-a {}", r.name)),
                 );
                 v

@@ -5,6 +5,7 @@
 //! key appears in nothing the run writes.
 
 mod bad_input;
+mod libs3;
 mod metadata;
 #[path = "../../crates/s3/tests/support/proxy.rs"]
 mod proxy;
@@ -81,6 +82,7 @@ fn ior_against_radosgw() {
     shared_object(&server);
     at_depth(&server);
     requests::counted_per_phase(&server);
+    libs3::iors_layout(&server);
     #[cfg(feature = "mpi")]
     shared_object_under_mpi(&server);
     metadata::mdtest_and_md_workbench(&server);

@@ -48,8 +48,8 @@ pub use posix::PosixEngine;
 pub use queue::{Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
 pub use registry::{
     all_options, build, check, check_target, engines, find_ior_key, find_option, finish,
-    for_target, lookup, metadata_engines, module_of, register, EngineError, EngineInfo, Finish,
-    RefusedApi, ALIASES, ENGINES, REFUSED_APIS,
+    for_target, lookup, metadata_engines, module_of, refused_option, register, EngineError,
+    EngineInfo, Finish, RefusedApi, ALIASES, ENGINES, REFUSED_APIS,
 };
 pub use requests::RequestTally;
 pub use secret::Secret;
@@ -93,6 +93,10 @@ pub struct ObjectCaps {
     pub multipart: Option<MultipartLimits>,
     /// Lists the keys under a prefix (ListObjectsV2).
     pub listing: bool,
+    /// Every transfer is an object of its own (IOR's `S3-libs3` layout: `<name>-<offset>-
+    /// <length>`), so a file of any size is written in transfers of any size, in place:
+    /// none of the whole-object rules apply.
+    pub transfer_objects: bool,
 }
 
 /// S3's limits of a multipart upload.

@@ -40,6 +40,9 @@ pub struct EngineInfo {
     /// What the engine undoes once a run (or its checks) ended, on every process: the S3
     /// engine removes the bucket its checks made, if empty. `Some` is a warning.
     finish: Option<Finish>,
+    /// Options of IOR's module for this engine that iogauge refuses by name, with the reason
+    /// (`--S3-libs3.secret-key`: a secret is never an option's value).
+    refused: &'static [(&'static str, &'static str)],
 }
 
 /// An engine's step at the end of a run ([`finish`]).
@@ -70,7 +73,14 @@ impl EngineInfo {
             check_target,
             make,
             finish: None,
+            refused: &[],
         }
+    }
+
+    /// With options of IOR's module refused by name (`name` without the module, the reason).
+    pub const fn with_refused(mut self, refused: &'static [(&'static str, &'static str)]) -> Self {
+        self.refused = refused;
+        self
     }
 
     /// With a step at the end of every run ([`finish`]).
@@ -129,6 +139,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check_target: Some(posix::check_target),
         make: posix::make,
         finish: None,
+        refused: &[],
     },
     EngineInfo {
         name: "MMAP",
@@ -141,6 +152,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check_target: None,
         make: mmap::make,
         finish: None,
+        refused: &[],
     },
     EngineInfo {
         name: "DUMMY",
@@ -153,6 +165,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check_target: None,
         make: dummy::make,
         finish: None,
+        refused: &[],
     },
     EngineInfo {
         name: "IOURING",
@@ -165,6 +178,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check_target: Some(uring::check_target),
         make: uring::make_iouring,
         finish: None,
+        refused: &[],
     },
     EngineInfo {
         name: "AIO",
@@ -177,6 +191,7 @@ pub static ENGINES: &[EngineInfo] = &[
         check_target: Some(uring::check_target),
         make: uring::make_aio,
         finish: None,
+        refused: &[],
     },
 ];
 
@@ -211,7 +226,7 @@ const fn no(
     }
 }
 
-const S3: &str = "S3 object storage is not implemented";
+const S3: &str = "IOR's S3 modules other than S3-libs3 are not provided: use -a S3 (iogauge's object layout) or -a S3-libs3 (IOR's)";
 
 /// IOR APIs iogauge does not provide, each with the reason given to the user. `S3_plus` and
 /// `S3_EMC` are variants of `S3-4c` and share its options (`s3` is their older prefix).
@@ -345,6 +360,18 @@ pub fn build(cfg: &EngineConfig, rank: usize) -> Result<Box<dyn Engine>, EngineE
 /// about the file system the target names.
 pub fn for_target(cfg: &EngineConfig) -> Box<dyn Engine> {
     build(cfg, 0).unwrap_or_else(|_| ENGINES[0].make(cfg, 0))
+}
+
+/// Why the option of full name `name` (`S3-libs3.secret-key`) is refused, if an engine's
+/// module refuses it by name.
+pub fn refused_option(name: &str) -> Option<&'static str> {
+    engines().find_map(|e| {
+        let rest = name.strip_prefix(e.module)?.strip_prefix('.')?;
+        e.refused
+            .iter()
+            .find(|(n, _)| *n == rest)
+            .map(|(_, why)| *why)
+    })
 }
 
 /// The end of a run with `cfg` (also one that stopped at its checks): the engine's own step,

@@ -34,6 +34,7 @@ static OBJECTS: EngineInfo = EngineInfo::new(
             ranged_get: true,
             multipart: Some(MultipartLimits::S3),
             listing: true,
+            transfer_objects: false,
         }),
     },
     &[],

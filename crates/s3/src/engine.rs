@@ -44,6 +44,7 @@ pub const CAPS: Caps = Caps {
         ranged_get: true,
         multipart: Some(MultipartLimits::S3),
         listing: true,
+        transfer_objects: false,
     }),
 };
 

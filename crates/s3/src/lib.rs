@@ -4,13 +4,17 @@
 //! from an option's value); `client` sends the requests an S3 engine needs (bucket create,
 //! HEAD and delete; object PUT, ranged GET, HEAD, DELETE; ListObjectsV2; multipart upload);
 //! `error` says what failed in one line; `engine` is `engine::Engine` over it for object
-//! targets, and `register` its row of the engine table (`-a S3`). Blocking, no async runtime.
+//! targets, and `register` its row of the engine table (`-a S3`); `libs3` is IOR's own object
+//! layout (`-a S3-libs3`, row in `libs3_register`); `bucket` the run's bucket, made and removed. Blocking, no async runtime.
 
+pub mod bucket;
 pub mod client;
 pub mod credentials;
 pub mod endpoint;
 pub mod engine;
 pub mod error;
+pub mod libs3;
+pub mod libs3_register;
 pub mod queued;
 pub mod register;
 

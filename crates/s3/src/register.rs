@@ -5,14 +5,14 @@
 //! it is empty). A secret is never an option's value: `--s3.secret-key-file` names a file.
 
 use std::path::Path;
-use std::sync::Mutex;
 
 use engine::{
     EngineConfig, EngineInfo, EngineOption, IoShape, MultipartLimits, OptKind, OptValue, Secret,
     Workload,
 };
 
-use crate::client::{Client, Created};
+use crate::bucket;
+use crate::client::Client;
 use crate::credentials::{self, Credentials};
 use crate::endpoint::{self, Endpoint};
 use crate::engine::{S3Engine, CAPS, MULTIPART_SIZE};
@@ -60,9 +60,11 @@ pub static S3_ENGINE: EngineInfo = EngineInfo::new(
 )
 .with_finish(finish);
 
-/// Adds `-a S3` to the engine table (once, from the binary, before any lookup).
+/// Adds `-a S3` and `-a S3-libs3` to the engine table (once, from the binary, before any
+/// lookup).
 pub fn register() {
     engine::register(&S3_ENGINE);
+    engine::register(&crate::libs3_register::LIBS3_ENGINE);
 }
 
 fn env(k: &str) -> Option<String> {
@@ -136,19 +138,8 @@ fn check(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
     resolve(cfg).map(drop)
 }
 
-/// What the checks of this process found for an endpoint and bucket: asked once.
-struct Asked {
-    endpoint: String,
-    bucket: String,
-    made: bool,
-}
-
-/// The buckets this process's checks asked about, and whether they made them.
-static ASKED: Mutex<Vec<Asked>> = Mutex::new(Vec::new());
-
 /// The checks against the server, before any timed operation: the key is UTF-8, the
-/// credentials are accepted and the bucket exists (made here when missing). Once per endpoint
-/// and bucket in a process.
+/// credentials are accepted and the bucket exists (made here when missing).
 fn check_target(
     cfg: &EngineConfig,
     _shape: &IoShape,
@@ -165,61 +156,25 @@ fn check_target(
         return Err(format!("-a S3: {name:?} names no object key"));
     }
     let (endpoint, creds) = resolve(cfg)?;
-    let bucket = bucket_name(cfg);
-    let mut asked = ASKED.lock().unwrap_or_else(|e| e.into_inner());
-    if asked
-        .iter()
-        .any(|a| a.endpoint == endpoint.url && a.bucket == bucket)
-    {
-        return Ok(());
-    }
-    let client = Client::new(endpoint.clone(), &creds, 1);
-    let b = client.bucket(&bucket)?;
-    let key_id = &creds.access_key;
-    // A listing, not a HEAD: its error has a body that names the reason
-    // (SignatureDoesNotMatch, InvalidAccessKeyId, AccessDenied).
-    let made = match b.list_page("", None, Some(1)) {
-        Ok(_) => false,
-        Err(e) if e.code() == Some("NoSuchBucket") => match b.create() {
-            Ok(created) => created == Created::Made,
-            Err(e) => {
-                return Err(format!(
-                    "--s3.bucket {bucket}: does not exist, and creating it failed: {e}"
-                ))
-            }
-        },
-        Err(e) if e.status() == Some(403) => {
-            return Err(format!(
-                "-a S3: the server refused the credentials (access key {key_id}, secret from \
-                 {}): {e}",
-                creds.secret_from
-            ))
-        }
-        Err(e) => return Err(format!("-a S3: {e}")),
+    bucket::ensure("-a S3", "--s3.bucket", &endpoint, &creds, &bucket_name(cfg))
+}
+
+/// An endpoint and credentials that sign with no key: for an engine built before the checks
+/// (for their own questions) from options that do not resolve; the checks' error comes first.
+pub(crate) fn unsigned() -> (Endpoint, Credentials) {
+    let fallback = endpoint::resolve(&endpoint::Given::default(), &|_| None)
+        .expect("AWS's default endpoint resolves");
+    let none = Credentials {
+        access_key: String::new(),
+        secret: Secret::new(String::new()),
+        session_token: None,
+        secret_from: String::new(),
     };
-    asked.push(Asked {
-        endpoint: endpoint.url,
-        bucket,
-        made,
-    });
-    Ok(())
+    (fallback, none)
 }
 
 fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
-    // The checks resolved the same options first; an engine built before them (for the
-    // checks' own questions) with options that do not resolve signs with no key, and the
-    // checks' error comes first.
-    let (endpoint, creds) = resolve(cfg).unwrap_or_else(|_| {
-        let fallback = endpoint::resolve(&endpoint::Given::default(), &|_| None)
-            .expect("AWS's default endpoint resolves");
-        let none = Credentials {
-            access_key: String::new(),
-            secret: Secret::new(String::new()),
-            session_token: None,
-            secret_from: String::new(),
-        };
-        (fallback, none)
-    });
+    let (endpoint, creds) = resolve(cfg).unwrap_or_else(|_| unsigned());
     let depth = cfg.number("s3.depth").max(1) as usize;
     let engine = S3Engine::new(Client::new(endpoint, &creds, depth), &bucket_name(cfg));
     Box::new(
@@ -229,31 +184,8 @@ fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
     )
 }
 
-/// Removes the buckets this process's checks made for `cfg`, if they are empty; a warning
-/// names one that still holds objects.
+/// Removes the bucket this process's checks made for `cfg`, if it is empty.
 fn finish(cfg: &EngineConfig) -> Option<String> {
-    let made: Vec<Asked> = {
-        let mut asked = ASKED.lock().unwrap_or_else(|e| e.into_inner());
-        let (made, kept) = asked.drain(..).partition(|a| a.made);
-        *asked = kept;
-        made
-    };
     let (endpoint, creds) = resolve(cfg).ok()?;
-    let mut warnings = Vec::new();
-    for a in made.iter().filter(|a| a.endpoint == endpoint.url) {
-        let client = Client::new(endpoint.clone(), &creds, 1);
-        let Ok(b) = client.bucket(&a.bucket) else {
-            continue;
-        };
-        match b.delete() {
-            Ok(()) => {}
-            Err(e) if e.code() == Some("NoSuchBucket") => {}
-            Err(e) if e.code() == Some("BucketNotEmpty") => warnings.push(format!(
-                "kept bucket {}, which this run made: it still holds objects",
-                a.bucket
-            )),
-            Err(e) => warnings.push(format!("could not remove bucket {}: {e}", a.bucket)),
-        }
-    }
-    (!warnings.is_empty()).then(|| warnings.join("; "))
+    bucket::remove_made(&endpoint, &creds)
 }

@@ -50,6 +50,9 @@ impl<T: Copy + PartialEq, G, F: Fields<T>> Tokenizer<'_, T, G, F> {
         let accepted = engine_longs(|o| t.accepts(o));
         let listed = |list: &[String], s: &str| list.iter().any(|l| l == s);
         let taken = |s: &&str| !listed(&all_engine, s) || listed(&accepted, s);
+        if let Some(why) = engine::refused_option(name) {
+            return format!("{shown} is not supported: {why}");
+        }
         if let Some(module) = engine::module_of(name) {
             // A near miss of an engine's option of the same module gets a suggestion
             // (`--posix.odirekt`); other module options are refused (`--hdfs.odirect` is

@@ -11,7 +11,8 @@ use crate::ior::IorParams;
 
 /// Err names the option that `caps`' object store cannot honour, for `tasks` ranks.
 pub fn check(p: &IorParams, tasks: u64, caps: &Caps) -> Result<(), String> {
-    let Some(object) = caps.object else {
+    let Some(object) = caps.object.filter(|o| !o.transfer_objects) else {
+        // A file engine, or one whose transfers are objects of their own: nothing is whole.
         return Ok(());
     };
     let api = &p.engine.api;
@@ -66,6 +67,7 @@ mod tests {
             ranged_get: true,
             multipart: Some(MultipartLimits::S3),
             listing: true,
+            transfer_objects: false,
         }),
         ..PosixEngine::CAPS
     };
@@ -84,10 +86,18 @@ mod tests {
     }
 
     #[test]
-    fn file_engines_are_not_asked() {
+    fn file_engines_and_transfer_objects_are_not_asked() {
         let mut p = params(1, 4096, false);
         p.use_existing_test_file = true;
         assert!(check(&p, 4, &PosixEngine::CAPS).is_ok());
+        let fragments = Caps {
+            object: Some(ObjectCaps {
+                transfer_objects: true,
+                ..OBJECT.object.unwrap()
+            }),
+            ..OBJECT
+        };
+        assert!(check(&p, 4, &fragments).is_ok());
     }
 
     #[test]
