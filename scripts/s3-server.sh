@@ -113,6 +113,10 @@ rgw frontends = beast endpoint=127.0.0.1:$rgw_port tcp_nodelay=1
 rgw data = $DIR/run
 keyring = $DIR/rgw.keyring
 rgw dns name = localhost
+# The tail of a deleted object (past its first 4 MiB) is freed by the garbage collector, by
+# default two hours later: in a memstore of 2 GiB a run of large objects would fill it.
+rgw gc obj min wait = 0
+rgw gc processor period = 10
 EOF
   ceph-authtool --create-keyring "$DIR/mon.keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
   ceph-authtool --create-keyring "$DIR/admin.keyring" --gen-key -n client.admin \

@@ -5,6 +5,7 @@
 //! key appears in nothing the run writes.
 
 mod bad_input;
+mod failure;
 mod libs3;
 mod metadata;
 #[path = "../../crates/s3/tests/support/proxy.rs"]
@@ -83,6 +84,7 @@ fn ior_against_radosgw() {
     at_depth(&server);
     requests::counted_per_phase(&server);
     libs3::iors_layout(&server);
+    failure::nothing_left_behind(&server);
     #[cfg(feature = "mpi")]
     shared_object_under_mpi(&server);
     metadata::mdtest_and_md_workbench(&server);

@@ -9,7 +9,8 @@
 //!   MODE     put | get | delete (the objects PREFIX/T.I, thread T, I below COUNT),
 //!            mkbucket | rmbucket (BUCKET itself; SIZE, THREADS, COUNT unused)
 //!   SIZE     bytes per object (put: the body; get: the bytes read, a ranged GET of them
-//!            from 0 into a buffer allocated once per thread, as iogauge's GET)
+//!            from 0 into a buffer allocated once per thread, as iogauge's GET, read on to
+//!            the body's end so that the connection goes back to the pool)
 //!   AGENTS   per-thread (default: one ureq Agent per thread with one kept-alive connection,
 //!            as iogauge's mdtest ranks each have their own client) | shared (one Agent with
 //!            a pool of THREADS connections, as ior's --s3.depth THREADS)
@@ -152,6 +153,14 @@ fn run(job: &Job, agent: &Agent, thread: usize) {
                         Ok(n) => got += n,
                         Err(e) => die(&format!("GET {key}: {e}")),
                     }
+                }
+                // Read on to the body's end: only a body read to its end gives the
+                // connection back to the agent's pool (else every GET connects anew).
+                let mut extra = [0u8; 1];
+                match reader.read(&mut extra) {
+                    Ok(0) if got == size => {}
+                    Ok(_) => die(&format!("GET {key}: more than {size} bytes")),
+                    Err(e) => die(&format!("GET {key}: {e}")),
                 }
                 if got != size {
                     die(&format!("GET {key}: {got} bytes, expected {size}"));

@@ -12,16 +12,33 @@ use std::sync::Arc;
 const SLOW_DOWN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
 <Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>";
 
+const INTERNAL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
+<Error><Code>InternalError</Code><Message>Injected by the test proxy.</Message></Error>";
+
+/// What the proxy answers a request with instead of the server's answer: a fault's status
+/// (503 `SlowDown`, retried by the client; 500 `InternalError`, not retried).
+type Faults = Arc<dyn Fn(u64, &str) -> Option<u16> + Send + Sync>;
+
 /// Starts the proxy; its address. It runs until the test process ends.
 pub fn start(upstream: SocketAddr, throttle: fn(u64) -> bool) -> SocketAddr {
+    start_faulty(upstream, move |n, _| throttle(n).then_some(503))
+}
+
+/// Starts a proxy that answers with `fault(n, request line)`'s status where it gives one
+/// (n counts the requests from 0), else with the server's answer.
+pub fn start_faulty(
+    upstream: SocketAddr,
+    fault: impl Fn(u64, &str) -> Option<u16> + Send + Sync + 'static,
+) -> SocketAddr {
+    let fault: Faults = Arc::new(fault);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     let count = Arc::new(AtomicU64::new(0));
     std::thread::spawn(move || {
         for client in listener.incoming().flatten() {
-            let count = Arc::clone(&count);
+            let (count, fault) = (Arc::clone(&count), Arc::clone(&fault));
             std::thread::spawn(move || {
-                let _ = serve(client, upstream, throttle, &count);
+                let _ = serve(client, upstream, &*fault, &count);
             });
         }
     });
@@ -31,7 +48,7 @@ pub fn start(upstream: SocketAddr, throttle: fn(u64) -> bool) -> SocketAddr {
 fn serve(
     client: TcpStream,
     upstream: SocketAddr,
-    throttle: fn(u64) -> bool,
+    fault: &(dyn Fn(u64, &str) -> Option<u16> + Send + Sync),
     count: &AtomicU64,
 ) -> std::io::Result<()> {
     let mut reader = BufReader::new(client.try_clone()?);
@@ -61,14 +78,19 @@ fn serve(
             .unwrap_or(0);
         let mut body = vec![0u8; length];
         reader.read_exact(&mut body)?;
-        if throttle(count.fetch_add(1, Ordering::Relaxed)) {
+        let first = head.first().cloned().unwrap_or_default();
+        if let Some(status) = fault(count.fetch_add(1, Ordering::Relaxed), &first) {
+            let (reason, text) = match status {
+                503 => ("Slow Down", SLOW_DOWN),
+                _ => ("Internal Server Error", INTERNAL),
+            };
             // A reply to HEAD has no body (its length is still said).
-            let head_only = head.first().is_some_and(|l| l.starts_with("HEAD "));
+            let head_only = first.starts_with("HEAD ");
             write!(
                 out,
-                "HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\nContent-Length: {}\r\n\r\n{}",
-                SLOW_DOWN.len(),
-                if head_only { "" } else { SLOW_DOWN }
+                "HTTP/1.1 {status} {reason}\r\nContent-Type: application/xml\r\nContent-Length: {}\r\n\r\n{}",
+                text.len(),
+                if head_only { "" } else { text }
             )?;
             out.flush()?;
             continue;
