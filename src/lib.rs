@@ -37,5 +37,5 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// any option is parsed: `main` calls it first, and so do the tests of the parsers.
 pub fn register_engines() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(s3::register::register);
+    ONCE.call_once(s3::register);
 }

@@ -17,9 +17,17 @@ pub mod libs3;
 pub mod libs3_register;
 pub mod queued;
 pub mod register;
+pub mod upload;
 
 pub use client::{Bucket, Client, Created, Listed};
 pub use credentials::Credentials;
 pub use endpoint::{Addressing, Endpoint};
 pub use engine::S3Engine;
 pub use error::S3Error;
+
+/// Adds `-a S3` and `-a S3-libs3` to the engine table (once, from the binary, before any
+/// lookup).
+pub fn register() {
+    ::engine::register(&register::S3_ENGINE);
+    ::engine::register(&libs3_register::LIBS3_ENGINE);
+}

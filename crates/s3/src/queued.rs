@@ -18,8 +18,8 @@ use std::thread::JoinHandle;
 use engine::{Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
 
 use crate::client::Client;
-use crate::engine::{encode_parts, finish_upload, part_number};
 use crate::error::S3Error;
+use crate::upload::{encode_parts, finish_upload, part_number};
 
 /// The object a queue works on, shared with its workers.
 struct Object {

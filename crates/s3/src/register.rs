@@ -60,13 +60,6 @@ pub static S3_ENGINE: EngineInfo = EngineInfo::new(
 )
 .with_finish(finish);
 
-/// Adds `-a S3` and `-a S3-libs3` to the engine table (once, from the binary, before any
-/// lookup).
-pub fn register() {
-    engine::register(&S3_ENGINE);
-    engine::register(&crate::libs3_register::LIBS3_ENGINE);
-}
-
 fn env(k: &str) -> Option<String> {
     std::env::var(k).ok()
 }
