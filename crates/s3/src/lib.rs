@@ -17,6 +17,7 @@ pub mod libs3;
 pub mod libs3_register;
 pub mod queued;
 pub mod register;
+mod transport;
 pub mod upload;
 
 pub use client::{Bucket, Client, Created, Listed};
