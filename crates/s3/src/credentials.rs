@@ -29,6 +29,24 @@ pub struct Credentials {
     pub secret_from: String,
 }
 
+/// The credentials an engine's options name: `<module>.access-key` and
+/// `<module>.secret-key-file` (`s3`, `S3-libs3`), else the process's environment and the shared
+/// file under `$HOME`; messages name the module's options.
+pub fn from_config(cfg: &engine::EngineConfig, module: &str) -> Result<Credentials, String> {
+    let access_key = cfg.text(&format!("{module}.access-key"));
+    let secret = cfg.secret(&format!("{module}.secret-key-file"));
+    let home = std::env::var_os("HOME");
+    resolve(
+        &Given {
+            access_key: access_key.as_deref(),
+            secret,
+        },
+        &|k| std::env::var(k).ok(),
+        home.as_deref().map(Path::new),
+    )
+    .map_err(|e| e.replace("--s3.", &format!("--{module}.")))
+}
+
 /// The `[profile]` of a shared credentials file: its `key = value` lines.
 fn profile(text: &str, name: &str) -> Option<Vec<(String, String)>> {
     let mut inside = false;

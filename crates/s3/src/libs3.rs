@@ -18,7 +18,7 @@ use engine::{
     Target, TargetInfo,
 };
 
-use crate::client::{Bucket, Client, Created};
+use crate::client::{Bucket, Client};
 use crate::error::S3Error;
 
 const API: &str = "S3-libs3";
@@ -144,11 +144,7 @@ impl Libs3Engine {
         let text = path
             .to_str()
             .ok_or_else(|| invalid(format!("{API}: {path:?} is not UTF-8")))?;
-        let prefix = self
-            .layout
-            .bucket_per_file
-            .then_some(self.layout.bucket.as_str());
-        let name = object_name(text, prefix);
+        let name = object_name(text, self.prefix());
         let bucket = if self.layout.bucket_per_file {
             name.clone()
         } else {
@@ -174,6 +170,19 @@ impl Libs3Engine {
     fn first_size(&self, bucket: &str, name: &str) -> io::Result<u64> {
         let key = self.key(name, 0, 0);
         self.bucket(bucket)?.size(&key).map_err(io)
+    }
+
+    /// `<bucket>-` before every name, with a bucket per file.
+    fn prefix(&self) -> Option<&str> {
+        self.layout
+            .bucket_per_file
+            .then_some(self.layout.bucket.as_str())
+    }
+
+    /// The object (a bucket per file: the bucket) of directory `target`.
+    fn dir_object(&self, target: Target<'_>) -> io::Result<String> {
+        let path = target.file_path(API)?.to_string_lossy().into_owned();
+        Ok(dir_name(&path, self.prefix()))
     }
 
     fn unsupported(what: &str) -> io::Error {
@@ -267,33 +276,21 @@ impl Engine for Libs3Engine {
 
     /// IOR's mkdir: an empty object named by the path's letters and digits.
     fn mkdir(&self, target: Target<'_>) -> io::Result<()> {
-        let path = target.file_path(API)?.to_string_lossy().into_owned();
-        let prefix = self
-            .layout
-            .bucket_per_file
-            .then_some(self.layout.bucket.as_str());
-        let name = dir_name(&path, prefix);
+        let name = self.dir_object(target)?;
         let done = if self.layout.bucket_per_file {
-            self.bucket(&name)?.create().map(|c| c == Created::Made)
+            self.bucket(&name)?.create().map(drop)
         } else {
-            self.bucket(&self.layout.bucket)?
-                .put(&name, &[])
-                .map(|()| true)
+            self.bucket(&self.layout.bucket)?.put(&name, &[])
         };
         match done {
-            Ok(_) => Ok(()),
+            Ok(()) => Ok(()),
             Err(_) if self.layout.s3_compatible => Ok(()),
             Err(e) => Err(io(e)),
         }
     }
 
     fn rmdir(&self, target: Target<'_>) -> io::Result<()> {
-        let path = target.file_path(API)?.to_string_lossy().into_owned();
-        let prefix = self
-            .layout
-            .bucket_per_file
-            .then_some(self.layout.bucket.as_str());
-        let name = dir_name(&path, prefix);
+        let name = self.dir_object(target)?;
         if self.layout.bucket_per_file {
             self.bucket(&name)?.delete().map_err(io)
         } else {

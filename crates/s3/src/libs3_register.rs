@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use engine::{EngineConfig, EngineInfo, EngineOption, IoShape, OptKind, Secret, Workload};
+use engine::{EngineConfig, EngineInfo, EngineOption, IoShape, OptKind, Workload};
 
 use crate::bucket;
 use crate::client::Client;
@@ -102,18 +102,7 @@ pub fn resolve(cfg: &EngineConfig, rank: usize) -> Result<(Endpoint, Credentials
         &env,
     )
     .map_err(|e| e.replace("--s3.endpoint", "--S3-libs3.host"))?;
-    let access_key = cfg.text("S3-libs3.access-key");
-    let secret: Option<Secret> = cfg.secret("S3-libs3.secret-key-file");
-    let home = std::env::var_os("HOME");
-    let creds = credentials::resolve(
-        &credentials::Given {
-            access_key: access_key.as_deref(),
-            secret,
-        },
-        &env,
-        home.as_deref().map(Path::new),
-    )
-    .map_err(|e| e.replace("--s3.", "--S3-libs3."))?;
+    let creds = credentials::from_config(cfg, "S3-libs3")?;
     Ok((endpoint, creds))
 }
 

@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 
 use engine::{Completion, QueueSpec, QueuedFile, Request, SlotBuffers};
 
-use crate::client::Client;
+use crate::client::{Bucket, Client};
 use crate::error::S3Error;
 use crate::upload::{encode_parts, finish_upload, part_number};
 
@@ -58,12 +58,9 @@ impl Object {
         e.raw_os_error().unwrap_or(libc::EINVAL)
     }
 
-    /// One request, on a worker: the bytes moved or the errno.
-    fn run(&self, job: &Job) -> Result<usize, i32> {
-        let b = self
-            .client
-            .bucket(&self.bucket)
-            .map_err(|e| self.invalid(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
+    /// One request, on a worker with its handle `b` of the bucket: the bytes moved or the
+    /// errno.
+    fn run(&self, b: &Bucket<'_>, job: &Job) -> Result<usize, i32> {
         // SAFETY: the slot's buffer is the engine's while its request is in flight (the
         // queue's contract), the file keeps the buffers alive until every worker has joined,
         // and no two requests in flight name the same slot.
@@ -168,18 +165,24 @@ impl S3Queue {
             .map(|_| {
                 let (object, queue, finished) =
                     (Arc::clone(&object), Arc::clone(&queue), finished.clone());
-                std::thread::spawn(move || loop {
-                    let job = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                    let Ok(job) = job else { return };
-                    let result = object.run(&job);
-                    if finished
-                        .send(Completion {
+                std::thread::spawn(move || {
+                    // The bucket's URL parsed once per worker, not per request.
+                    let b = object.client.bucket(&object.bucket);
+                    loop {
+                        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                        let Ok(job) = job else { return };
+                        let result = match &b {
+                            Ok(b) => object.run(b, &job),
+                            Err(e) => Err(object
+                                .invalid(io::Error::new(io::ErrorKind::InvalidInput, e.clone()))),
+                        };
+                        let done = Completion {
                             token: job.token,
                             result,
-                        })
-                        .is_err()
-                    {
-                        return;
+                        };
+                        if finished.send(done).is_err() {
+                            return;
+                        }
                     }
                 })
             })

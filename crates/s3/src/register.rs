@@ -7,8 +7,7 @@
 use std::path::Path;
 
 use engine::{
-    EngineConfig, EngineInfo, EngineOption, IoShape, MultipartLimits, OptKind, OptValue, Secret,
-    Workload,
+    EngineConfig, EngineInfo, EngineOption, IoShape, MultipartLimits, OptKind, Secret, Workload,
 };
 
 use crate::bucket;
@@ -79,17 +78,7 @@ pub fn resolve(cfg: &EngineConfig) -> Result<(Endpoint, Credentials), String> {
         },
         &env,
     )?;
-    let access_key = cfg.text("s3.access-key");
-    let secret: Option<Secret> = cfg.secret("s3.secret-key-file");
-    let home = std::env::var_os("HOME");
-    let creds = credentials::resolve(
-        &credentials::Given {
-            access_key: access_key.as_deref(),
-            secret,
-        },
-        &env,
-        home.as_deref().map(Path::new),
-    )?;
+    let creds = credentials::from_config(cfg, "s3")?;
     Ok((endpoint, creds))
 }
 
@@ -99,14 +88,9 @@ pub fn bucket_name(cfg: &EngineConfig) -> String {
         .unwrap_or_else(|| DEFAULT_BUCKET.to_string())
 }
 
-/// The checks without I/O: the endpoint and the credentials resolve, and a secret given in
-/// the options is one read from a file.
+/// The checks without I/O: the options' limits, and the endpoint and the credentials resolve
+/// (the registry's checks already refused a secret that is not one read from a file).
 fn check(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
-    if let Some(v) = cfg.options.get("s3.secret-key-file") {
-        if !matches!(v, OptValue::Secret(_)) {
-            return Err("--s3.secret-key-file: names a file holding the secret".into());
-        }
-    }
     let depth = cfg.number("s3.depth");
     if depth == 0 || depth > 1024 {
         return Err(format!(
