@@ -470,21 +470,15 @@ impl EngineFile for S3File {
                 etags: BTreeMap::new(),
             });
         }
-        let (id, part) = {
-            let up = self.upload.as_mut().expect("started above");
-            if up.part == 0 {
-                up.part = len.max(1);
-            }
-            (up.id.clone(), up.part)
-        };
-        let number = part_number(&format!("{}/{}", self.bucket, self.key), offset, len, part)?;
-        let etag = self
-            .bucket()?
-            .upload_part(&self.key, &id, number, buf)
-            .map_err(io)?;
-        if let Some(up) = self.upload.as_mut() {
-            up.etags.insert(number, etag);
+        let up = self.upload.as_mut().expect("started above");
+        if up.part == 0 {
+            up.part = len.max(1);
         }
+        let number = part_number((&self.bucket, &self.key), offset, len, up.part)?;
+        // The fields apart, so that no per-transfer copy of the upload's ID is needed.
+        let b = S3Engine::bucket(&self.client, &self.bucket)?;
+        let etag = b.upload_part(&self.key, &up.id, number, buf).map_err(io)?;
+        up.etags.insert(number, etag);
         Ok(buf.len())
     }
 

@@ -38,10 +38,6 @@ struct Object {
 }
 
 impl Object {
-    fn name(&self) -> String {
-        format!("{}/{}", self.bucket, self.key)
-    }
-
     /// The errno of a failed request; the first failure's message goes to standard error.
     fn failed(&self, e: S3Error) -> i32 {
         let errno = e.errno();
@@ -76,8 +72,13 @@ impl Object {
                         .map(|()| job.len)
                         .map_err(|e| self.failed(e));
                 };
-                let number = part_number(&self.name(), job.offset, job.len as u64, self.part)
-                    .map_err(|e| self.invalid(e))?;
+                let number = part_number(
+                    (&self.bucket, &self.key),
+                    job.offset,
+                    job.len as u64,
+                    self.part,
+                )
+                .map_err(|e| self.invalid(e))?;
                 let etag = b
                     .upload_part(&self.key, id, number, buf)
                     .map_err(|e| self.failed(e))?;

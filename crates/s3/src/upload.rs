@@ -45,10 +45,15 @@ pub fn finish_upload(
 
 /// The part number of a transfer of `len` bytes at `offset` in parts of `part` bytes; Err
 /// when it is not such a part, or past S3's 10,000.
-pub fn part_number(target: &str, offset: u64, len: u64, part: u64) -> io::Result<u16> {
+pub fn part_number(
+    (bucket, key): (&str, &str),
+    offset: u64,
+    len: u64,
+    part: u64,
+) -> io::Result<u16> {
     if !offset.is_multiple_of(part) || len > part {
         return Err(invalid(format!(
-            "S3 {target}: a write of {len} bytes at {offset} is not a part of {part} bytes"
+            "S3 {bucket}/{key}: a write of {len} bytes at {offset} is not a part of {part} bytes"
         )));
     }
     let number = offset / part + 1;
