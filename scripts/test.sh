@@ -59,7 +59,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 set +e
 cargo test --release --locked --workspace --lib --bins --tests 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-cargo test --release --locked --features mpi -p exec -p iogauge --lib --bins --tests 2>&1 | tee -a "$log"
+cargo test --release --locked --features mpi -p exec -p pio -p iogauge --lib --bins --tests 2>&1 | tee -a "$log"
 status2=${PIPESTATUS[0]}
 [ "$status" -ne 0 ] || status=$status2
 # The MPI binary the pass above built, under Slurm: sbatch/salloc + mpirun and srun --mpi=pmix.

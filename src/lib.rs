@@ -33,9 +33,13 @@ pub mod world;
 /// This build's version: the result document's `tool.version` and the tools' headers.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Adds the engines of other crates to the engine table (`-a S3`), once per process, before
-/// any option is parsed: `main` calls it first, and so do the tests of the parsers.
+/// Adds the engines of other crates to the engine table (`-a S3`, and `-a MPIIO` in the MPI
+/// build), once per process, before any option is parsed: `main` calls it first, and so do
+/// the tests of the parsers.
 pub fn register_engines() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(s3::register);
+    ONCE.call_once(|| {
+        s3::register();
+        pio::register();
+    });
 }

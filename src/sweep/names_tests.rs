@@ -37,7 +37,7 @@ fn unknown_names_are_refused_by_name() {
     let e = resolve("ior", "transfersize").unwrap_err();
     assert!(e.contains("ior has no option -transfersize"), "{e}");
     assert!(e.contains("did you mean transferSize"), "{e}");
-    assert!(resolve("ior", "c")
+    assert!(resolve("ior", "j")
         .unwrap_err()
         .contains("does not take it"));
     assert!(resolve("find", "name")

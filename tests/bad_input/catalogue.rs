@@ -32,7 +32,7 @@ pub const CASES: &[Case] = &[
     case("ior -c -o DIR/f", "-c"),
     case("ior -f DIR/script", "-f is not supported"),
     case("mdtest -n 10 --bogus -d DIR/md", "unknown option --bogus"),
-    case("mdtest -n 10 -a MPIIO -d DIR/md", "-a MPIIO is not supported"),
+    case("mdtest -n 10 -a MPIIO -d DIR/md", "-a MPIIO"),
     case("find DIR --bogus", "unknown option or predicate --bogus"),
     case("io500 --frob", "unknown option --frob"),
     case("runs --frob", "unexpected argument '--frob'"),

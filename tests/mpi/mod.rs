@@ -12,6 +12,7 @@ mod mdtest;
 mod mdworkbench;
 mod metrics;
 mod mix;
+mod mpiio;
 mod progress;
 mod startup;
 

@@ -170,6 +170,7 @@ impl DummyEngine {
         needs_file_size: false,
         page_cache: false,
         api_name: "DUMMY",
+        collective: false,
         queued: false,
         object: None,
     };
@@ -212,6 +213,7 @@ impl DummyEngine {
 impl Engine for DummyEngine {
     fn caps(&self) -> Caps {
         Caps {
+            collective: false,
             queued: self.queue.depth > 0,
             object: None,
             ..Self::CAPS
@@ -419,7 +421,11 @@ mod tests {
             .open(
                 Target::from(Path::new("/nonexistent/x")),
                 OpenMode::CreateTruncate,
-                &OpenHints { file_size: 0, rank },
+                &OpenHints {
+                    file_size: 0,
+                    rank,
+                    layout: None,
+                },
             )
             .unwrap();
         let mut buf = [0xAAu8; 64];

@@ -77,6 +77,9 @@ pub struct Caps {
     /// than one blocking call at a time ([`Engine::open`]): the workload chooses its mover by
     /// this flag, never by the engine's name.
     pub queued: bool,
+    /// Offers IOR's collective transfers (`-c`: every rank of a shared file calls each
+    /// transfer together, MPI-IO's `_all` calls), which the workload then keeps in step.
+    pub collective: bool,
     /// An object store's engine: what its objects allow ([`ObjectCaps`]); `None` for a file
     /// engine. Its targets are [`Target::Object`]s.
     pub object: Option<ObjectCaps>,
@@ -154,6 +157,28 @@ pub struct OpenHints {
     pub file_size: u64,
     /// This rank (the dummy engine's `delay-only-rank0` uses it).
     pub rank: usize,
+    /// IOR's whole pattern, for engines whose library is told it at open (MPI-IO's file
+    /// views, HDF5's datasets); `None` from other workloads.
+    pub layout: Option<IorLayout>,
+}
+
+/// IOR's layout of a file as IOR's MPI-IO and HDF5 back ends see it at open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IorLayout {
+    /// `-b`: contiguous bytes of a rank per segment.
+    pub block: u64,
+    /// `-t`: bytes per transfer.
+    pub transfer: u64,
+    /// `-s`.
+    pub segments: u64,
+    /// IOR's `N`: the ranks that share the file's pattern.
+    pub tasks: u64,
+    /// The rank whose blocks this open moves (IOR's pretend rank: `-C`/`-Z` shift reads).
+    pub pretend: u64,
+    /// `-F`: a file of this rank's own (opened by it alone).
+    pub file_per_proc: bool,
+    /// `-c`: collective transfers.
+    pub collective: bool,
 }
 
 /// File metadata as returned by [`Engine::stat`] and [`Engine::lstat`].
@@ -304,6 +329,12 @@ pub trait Engine: Send {
     /// Gives up the shared write `token` began (after a failure): nothing of it stays.
     fn shared_abort(&self, _target: Target<'_>, _token: &[u8]) -> io::Result<()> {
         Ok(())
+    }
+    /// What the engine's library put in effect for the last file it opened, taken: MPI-IO's
+    /// hints of the open file (`MPI_File_get_info`), for the phase's result. Empty for an
+    /// engine without such settings. Called after a phase, outside its timed window.
+    fn take_in_effect(&self) -> Vec<(String, String)> {
+        Vec::new()
     }
     /// The requests an object engine sent since the last call (per method, the throttled
     /// ones, the GETs' times to first byte), counting anew from here; `None` for an engine

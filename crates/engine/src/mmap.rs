@@ -54,6 +54,7 @@ impl MmapEngine {
         needs_file_size: true,
         page_cache: true,
         api_name: "MMAP",
+        collective: false,
         queued: false,
         object: None,
     };
@@ -276,7 +277,11 @@ mod tests {
     use super::*;
 
     fn hints(file_size: u64) -> OpenHints {
-        OpenHints { file_size, rank: 0 }
+        OpenHints {
+            file_size,
+            rank: 0,
+            layout: None,
+        }
     }
 
     #[test]

@@ -216,6 +216,17 @@ pub struct IoShape {
     pub block_size: u64,
     /// A sync after every write transfer (IOR `-Y`).
     pub fsync_per_write: bool,
+    /// `-s`.
+    pub segments: u64,
+    /// `-F`.
+    pub file_per_proc: bool,
+    /// `-c`: collective transfers.
+    pub collective: bool,
+    /// `-z`: random offsets.
+    pub random_offset: bool,
+    /// `-D` with a deadline, and whether wear-out (`-O stoneWallingWearOut=1`) follows it.
+    pub stonewall: bool,
+    pub wear_out: bool,
 }
 
 /// The workload an engine configuration is checked for.

@@ -135,6 +135,7 @@ impl PosixEngine {
             needs_file_size: false,
             page_cache: !odirect,
             api_name: "POSIX",
+            collective: false,
             queued: false,
             object: None,
         }

@@ -232,7 +232,7 @@ const S3: &str = "IOR's S3 modules other than S3-libs3 are not provided: use -a 
 /// `S3_EMC` are variants of `S3-4c` and share its options (`s3` is their older prefix).
 #[rustfmt::skip]
 pub static REFUSED_APIS: &[RefusedApi] = &[
-    no("MPIIO", &["mpiio"], "MPI-IO is not implemented; -a POSIX under mpirun gives the same file layout"),
+    no("MPIIO", &["mpiio"], "MPI-IO needs the MPI build (cargo build --release --features mpi, run under mpirun or srun; docs/pio.md); -a POSIX gives the same file layout"),
     no("HDF5", &["hdf5"], "the HDF5 library is not linked"),
     no("NCMPI", &["ncmpi"], "PnetCDF is not linked"),
     no("HDFS", &["hdfs"], "the Hadoop HDFS client is not implemented"),

@@ -208,6 +208,7 @@ fn io(t: u64, b: u64, fsync_per_write: bool) -> Workload {
         transfer_size: t,
         block_size: b,
         fsync_per_write,
+        ..IoShape::default()
     })
 }
 

@@ -29,6 +29,7 @@ static OBJECTS: EngineInfo = EngineInfo::new(
         needs_file_size: false,
         page_cache: false,
         api_name: "S3-curl",
+        collective: false,
         queued: false,
         object: Some(ObjectCaps {
             ranged_get: true,

@@ -12,15 +12,20 @@
 //! `MPI_Abort`; the launcher then ends every process. Rank 0 gets its failure back like a
 //! thread rank does, so the command can save what it has before it calls [`MpiWorld::abort`].
 
+use std::cell::Cell;
 use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
 use mpi::environment::Universe;
+use mpi::raw::AsRaw;
+
+/// MPI's C interface (mpi-sys), for the crates that call what rsmpi does not wrap (MPI-IO).
+pub use mpi::ffi;
 use mpi::topology::{Color, SimpleCommunicator};
 use mpi::traits::*;
 use mpi::Count;
@@ -31,6 +36,42 @@ use crate::{Comm, CommError, Message, NodeMap, ReduceOp};
 /// The stderr a rank other than 0 reports failures on (its fd 1 and 2 go to /dev/null, so
 /// N copies of every line do not reach the user).
 static REPORT_FD: OnceLock<OwnedFd> = OnceLock::new();
+
+/// MPI was started in this process ([`init`]).
+static STARTED: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// The communicator of the job [`MpiWorld::run`] is running on this thread, for the
+    /// engines of MPI's own I/O (MPI-IO, parallel HDF5), which open a shared file on it.
+    static JOB_COMM: Cell<Option<mpi::ffi::MPI_Comm>> = const { Cell::new(None) };
+}
+
+/// Sets [`JOB_COMM`] for the life of a job's body.
+struct JobComm;
+
+impl JobComm {
+    fn set(raw: mpi::ffi::MPI_Comm) -> JobComm {
+        JOB_COMM.with(|c| c.set(Some(raw)));
+        JobComm
+    }
+}
+
+impl Drop for JobComm {
+    fn drop(&mut self) {
+        JOB_COMM.with(|c| c.set(None));
+    }
+}
+
+/// Whether this process runs as an MPI rank (MPI started by [`init`]).
+pub fn started() -> bool {
+    STARTED.load(Ordering::Acquire)
+}
+
+/// The communicator of the job this rank is running (valid until the job's body returns);
+/// `None` outside a job. MPI-IO's collective opens use it.
+pub fn job_comm() -> Option<mpi::ffi::MPI_Comm> {
+    JOB_COMM.with(Cell::get)
+}
 
 /// MPI for the life of the process; dropping it calls `MPI_Finalize`.
 pub struct Mpi {
@@ -70,6 +111,7 @@ pub fn init() -> Result<Mpi, String> {
     if rank != 0 {
         quiet_stdio();
     }
+    STARTED.store(true, Ordering::Release);
     Ok(Mpi {
         _universe: universe,
         world: MpiWorld { rank, size, hosts },
@@ -155,6 +197,7 @@ impl MpiWorld {
             sent: (0..ranks).map(|_| AtomicU64::new(0)).collect(),
             received: (0..ranks).map(|_| AtomicU64::new(0)).collect(),
         };
+        let _job = JobComm::set(comm.comm.as_raw());
         let outcome = match catch_unwind(AssertUnwindSafe(|| body(&comm))) {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(RankFailure::Error(e)),

@@ -65,6 +65,9 @@ pub struct IorParams {
     pub fsync: bool,
     /// `-Y`: fsync after every write transfer (once; IOR's POSIX does it twice).
     pub fsync_per_write: bool,
+    /// `-c`: collective transfers (`-a MPIIO`, `-a HDF5`): the ranks of a file move each
+    /// transfer together.
+    pub collective: bool,
     /// `-g`: barriers after open and before close.
     pub intra_test_barriers: bool,
     /// `-w`, `-r`, `-W`, `-R` (after IOR's rule: none given = write and read).
@@ -138,6 +141,7 @@ impl Default for IorParams {
             random_offset_seed: None,
             fsync: false,
             fsync_per_write: false,
+            collective: false,
             intra_test_barriers: false,
             write_file: false,
             read_file: false,

@@ -106,6 +106,8 @@ pub struct PhaseOutcome {
     pub queue: Option<crate::QueueFigures>,
     /// On an object engine: its requests in the phase.
     pub requests: Option<crate::requests::RequestFigures>,
+    /// The MPI-IO hints in effect on rank 0's file (`-a MPIIO`); empty otherwise.
+    pub mpi_hints: Vec<(String, String)>,
 }
 
 pub const MIB: f64 = 1048576.0;
@@ -209,6 +211,7 @@ pub fn phase_result(o: &PhaseOutcome) -> PhaseResult {
     p.bandwidth_mib_s = o.bandwidth_mib();
     p.iops = o.iops();
     p.queue = o.queue;
+    p.mpi_hints = o.mpi_hints.iter().cloned().collect();
     if let Some(r) = &o.requests {
         r.apply(&mut p);
     }

@@ -143,6 +143,10 @@ pub struct PhaseResult {
     /// absent for one transfer at a time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<QueueFigures>,
+    /// The MPI-IO hints in effect on rank 0's file of the phase, as the MPI library reports
+    /// them (`MPI_File_get_info`: ROMIO's or OMPIO's names); `-a MPIIO` only.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub mpi_hints: BTreeMap<String, String>,
 }
 
 /// Many requests in flight: what a phase on a queued engine kept in flight. The latencies of
@@ -331,6 +335,7 @@ impl PhaseResult {
             alerts: Vec::new(),
             interrupted: false,
             queue: None,
+            mpi_hints: BTreeMap::new(),
         }
     }
 }

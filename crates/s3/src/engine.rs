@@ -40,6 +40,7 @@ pub const CAPS: Caps = Caps {
     needs_file_size: false,
     page_cache: false,
     api_name: API,
+    collective: false,
     queued: false,
     object: Some(ObjectCaps {
         ranged_get: true,
@@ -157,6 +158,7 @@ impl S3Engine {
 impl Engine for S3Engine {
     fn caps(&self) -> Caps {
         Caps {
+            collective: false,
             queued: self.depth > 1,
             ..CAPS
         }

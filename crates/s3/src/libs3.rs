@@ -30,6 +30,7 @@ pub const CAPS: Caps = Caps {
     needs_file_size: false,
     page_cache: false,
     api_name: API,
+    collective: false,
     queued: false,
     object: Some(ObjectCaps {
         ranged_get: true,

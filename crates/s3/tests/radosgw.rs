@@ -169,6 +169,7 @@ fn engine_on_objects(endpoint: &Endpoint, creds: &Credentials) {
     let hints = OpenHints {
         file_size: 3 * part as u64,
         rank: 0,
+        layout: None,
     };
     let block = |n: u8| vec![n; part];
     let mut f = e
@@ -191,6 +192,7 @@ fn engine_on_objects(endpoint: &Endpoint, creds: &Credentials) {
     let one = OpenHints {
         file_size: 100,
         rank: 0,
+        layout: None,
     };
     let mut f = e
         .open(obj("eng/one"), OpenMode::CreateTruncate, &one)

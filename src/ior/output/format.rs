@@ -230,6 +230,7 @@ pub(crate) mod fixtures {
             warnings: Vec::new(),
             queue: None,
             requests: None,
+            mpi_hints: Vec::new(),
         }
     }
 

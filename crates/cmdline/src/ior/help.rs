@@ -42,7 +42,8 @@ Where iogauge differs from IOR:
   - -N sets the number of tasks, run as threads of one process.
   - A stonewall status file without -k keeps the files (IOR refuses the combination).
   - -u requires -F. -q (quitOnError) is an iogauge option; IOR dropped it.
-  - IOR's environment variables (IOR_HINT__*, IOR_FAKE_NODES) are not read; use --fake-nodes.
+  - IOR_FAKE_NODES is not read; use --fake-nodes. IOR_HINT__MPI__* variables are read by
+    -a MPIIO (MPI build) on each rank, not broadcast from rank 0 as IOR does.
   - -O keys and flag values (-v=3) that IOR reads as plain integers refuse a k..p suffix
     (-O repetitions=1k is 1 in IOR but -i 1k is 1024); -O blockSize, transferSize and
     segmentCount take suffixes.
@@ -220,7 +221,7 @@ pub fn help_text() -> String {
         "  --<module>.*",
         COLUMN,
         "other back-end module options (--posix.rangelocks, --posix.lustre.*, --posix.gpfs.*, \
-         --posix.beegfs.*, --mmap.*, --mpiio.*, --hdf5.*, ...) and -O IOR_HINT__* keys",
+         --posix.beegfs.*, --mmap.*, --mpiio.* outside the MPI build, --hdf5.*, ...) and -O IOR_HINT__* keys",
     );
     out.push('\n');
     out.push_str(NOTES);

@@ -261,9 +261,6 @@ mod tests {
     /// (command line, how the one-line error starts)
     #[rustfmt::skip]
     const ERRORS: &[(&str, &str)] = &[
-        ("-c", "ior: -c (--collective) is not supported: collective I/O needs MPI-IO, which iogauge does not provide"),
-        ("--collective", "ior: -c (--collective) is not supported: "),
-        ("-wc", "ior: -c (--collective) is not supported: "),
         ("-f script.txt", "ior: -f is not supported: "),
         ("-j 5", "ior: -j (--outlierThreshold) is not supported: "),
         ("-M 2g", "ior: -M (--memoryPerNode) is not supported: "),
@@ -285,8 +282,7 @@ mod tests {
         ("-O allocateBufferOnGPU=1", "ior: -O allocateBufferOnGPU is not supported: "),
         ("-O GPUid=0", "ior: -O GPUid is not supported: "),
         ("-O GPUDirect=1", "ior: -O GPUDirect is not supported: "),
-        ("-O collective=1", "ior: -O collective is not supported: "),
-        ("-O IOR_HINT__MPI__romio_cb_write=enable", "ior: -O IOR_HINT__MPI__romio_cb_write is not supported: MPI-IO"),
+        ("-O IOR_HINT__MPI__romio_cb_write=enable", "ior: -O IOR_HINT__MPI__romio_cb_write is not supported: IOR takes hints from the environment"),
         ("--posix.rangelocks", "ior: --posix.rangelocks is not supported: IOR's posix module options"),
         ("--posix.lustre.stripecount=4", "ior: --posix.lustre.stripecount is not supported: "),
         ("--posix.gpfs.hintaccess", "ior: --posix.gpfs.hintaccess is not supported: "),

@@ -53,6 +53,7 @@ pub enum Target {
     RandomOffsetSeed,
     Fsync,
     FsyncPerWrite,
+    Collective,
     IntraTestBarriers,
     WriteFile,
     ReadFile,
@@ -118,6 +119,7 @@ pub const OPTIONS: &[OptSpec] = &[
     o('q', "quitOnError", &["quitOnError"], Flag, T::QuitOnError, G::Data, Iogauge, "", "", "stop at the first verification error"),
     o('e', "fsync", &["fsync"], Flag, T::Fsync, G::Time, IorDiffers, "", "", "fsync after the last write transfer, inside the timed window (write phases only, as IOR does)"),
     o('Y', "fsyncPerWrite", &["fsyncPerWrite"], Flag, T::FsyncPerWrite, G::Time, IorDiffers, "", "", "fsync after every write transfer (once; IOR's POSIX does it twice)"),
+    o('c', "collective", &["collective"], Flag, T::Collective, G::Backend, Ior, "", "", "collective transfers (-a MPIIO, -a HDF5 in the MPI build): MPI-IO's _all calls"),
     o('g', "intraTestBarriers", &["intraTestBarriers"], Flag, T::IntraTestBarriers, G::Time, Ior, "", "", "barriers after open and before close"),
     o('i', "repetitions", &["repetitions"], Value, T::Repetitions, G::Time, Ior, "N", "1", "repetitions of the write/read phases"),
     o('d', "interTestDelay", &["interTestDelay"], Value, T::InterTestDelay, G::Time, Ior, "SECONDS", "0", "rank 0 sleeps before each write and read phase (untimed)"),
@@ -149,7 +151,6 @@ pub const OPTIONS: &[OptSpec] = &[
     o('h', "help", &[], Flag, T::Help, G::Iogauge, Ior, "", "", "this help"),
 ];
 
-const NO_MPIIO: &str = "collective I/O needs MPI-IO, which iogauge does not provide";
 const NO_GPU: &str = "GPU buffers are not supported by iogauge";
 const NO_MEM: &str = "memory hogging is not supported by iogauge";
 const NO_TOPO: &str =
@@ -159,7 +160,6 @@ const NO_OUT: &str =
 
 #[rustfmt::skip]
 pub const REFUSED: &[Refused] = &[
-    no('c', "collective", &["collective"], NO_MPIIO),
     no('f', "", &[], "IOR scripts are not supported; run one iogauge ior command per test"),
     no('j', "outlierThreshold", &["outlierThreshold"], "outlier warnings are not implemented; --json PATH records every task's times"),
     no('M', "memoryPerNode", &["memoryPerNode"], NO_MEM),
@@ -182,7 +182,7 @@ pub const REFUSED: &[Refused] = &[
 ];
 
 /// Reason given for `-O IOR_HINT__...` keys.
-const HINT_REASON: &str = "MPI-IO and GPFS hints need MPI-IO, which iogauge does not provide";
+const HINT_REASON: &str = "IOR takes hints from the environment (IOR_HINT__MPI__<key>=<value>) or --mpiio.hintsFileName, not from -O";
 
 /// The table and IOR's parser rules.
 pub const TABLE: Table<Target, Group> = Table {
@@ -262,11 +262,11 @@ mod tests {
             Target::ReorderTasks
         );
         assert!(TABLE.by_key("useo_direct").is_none(), "an engine's key");
-        assert!(TABLE.refused_short('c').is_some());
+        assert!(TABLE.refused_short('c').is_none());
         assert!(TABLE.refused_key("gpuid").is_some());
         assert_eq!(
-            display_refused(TABLE.refused_short('c').unwrap()),
-            "-c (--collective)"
+            display_refused(TABLE.refused_short('M').unwrap()),
+            "-M (--memoryPerNode)"
         );
     }
 }

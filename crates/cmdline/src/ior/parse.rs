@@ -32,6 +32,7 @@ impl Fields<Target> for Parser {
             Target::RandomOffset => Slot::Count(&mut p.random_offset),
             Target::Fsync => Slot::Bool(&mut p.fsync),
             Target::FsyncPerWrite => Slot::Bool(&mut p.fsync_per_write),
+            Target::Collective => Slot::Bool(&mut p.collective),
             Target::IntraTestBarriers => Slot::Bool(&mut p.intra_test_barriers),
             Target::WriteFile => Slot::Bool(&mut p.write_file),
             Target::ReadFile => Slot::Bool(&mut p.read_file),

@@ -13,7 +13,11 @@ const BLOCKS: [(u64, usize); 4] = [(70_001, 4_999), (0, 4096), (4096, 3), (131_0
 const SIZE: u64 = 131_072 + 65_536;
 
 fn hints(file_size: u64) -> OpenHints {
-    OpenHints { file_size, rank: 0 }
+    OpenHints {
+        file_size,
+        rank: 0,
+        layout: None,
+    }
 }
 
 /// Writes `data` at offset 0 of a new file of that size, and closes it.

@@ -129,6 +129,7 @@ pub fn no_trace(e: &dyn Engine, dir: &Path) -> Outcome {
     let hints = OpenHints {
         file_size: 8192,
         rank: 0,
+        layout: None,
     };
     for mode in [
         OpenMode::CreateTruncate,

@@ -26,6 +26,7 @@ fn open(e: &dyn Engine, path: &Path, mode: OpenMode) -> Result<Box<dyn QueuedFil
     let hints = OpenHints {
         file_size: (ORDER.len() * BLOCK) as u64,
         rank: 0,
+        layout: None,
     };
     done(
         "open_queued",

@@ -153,6 +153,7 @@ pub const fn caps(api_name: &'static str, odirect: bool) -> Caps {
         needs_file_size: false,
         page_cache: !odirect,
         api_name,
+        collective: false,
         queued: true,
         object: None,
     }

@@ -164,6 +164,7 @@ fn write_file(
     let hints = OpenHints {
         file_size: data.len() as u64,
         rank,
+        layout: None,
     };
     let mut f = engine
         .open(Target::from(path), OpenMode::CreateTruncate, &hints)

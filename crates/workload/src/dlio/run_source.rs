@@ -83,6 +83,7 @@ impl SampleSource for FileSource<'_> {
         let hints = OpenHints {
             file_size: self.sizes[file as usize],
             rank: self.rank,
+            layout: None,
         };
         let handle = reader
             .engine

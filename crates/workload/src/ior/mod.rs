@@ -8,6 +8,7 @@
 //! one at a time (`mover`) or many in flight on a queued engine (`queued`); `movers` chooses.
 //! `shared_object` is a shared file's single multipart upload on an object store.
 
+mod agreed;
 mod cleanup;
 mod ctx;
 pub mod data;

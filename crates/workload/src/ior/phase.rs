@@ -15,6 +15,7 @@ use results::PageCache;
 
 use crate::bracket;
 use crate::cache::{before_phase, first_on_node, ReadSet};
+use crate::ior::agreed;
 use crate::ior::cleanup;
 use crate::ior::ctx::Ctx;
 use crate::ior::data::{Checker, DataPattern};
@@ -66,6 +67,8 @@ pub(crate) struct RankPhase {
     pub queue: Option<QueueUse>,
     /// An object engine's requests in the phase.
     pub requests: Option<engine::RequestTally>,
+    /// What the engine's library put in effect on this rank's file (MPI-IO hints).
+    pub in_effect: Vec<(String, String)>,
 }
 
 /// What a phase of `p` on `tasks` ranks moves if it runs to the end (`pair_limit` transfers
@@ -167,6 +170,15 @@ pub(crate) fn run_phase(
     let hints = OpenHints {
         file_size: p.file_size(tasks),
         rank: rank as usize,
+        layout: Some(engine::IorLayout {
+            block: p.block_size,
+            transfer: p.transfer_size,
+            segments: p.segment_count,
+            tasks,
+            pretend,
+            file_per_proc: p.file_per_proc,
+            collective: p.collective,
+        }),
     };
     let write = plan.mode == Mode::Write;
     let target = ctx.engine.target(&path);
@@ -232,7 +244,13 @@ pub(crate) fn run_phase(
     };
     let xfer_start = now_ns();
     rec.start(xfer_start);
-    let (mut done, mut stop) = mover.drive(&pattern, &mut rec, 0, end, xfer_start, deadline_ns)?;
+    // Collective transfers stop together (`agreed`); otherwise each rank looks for itself.
+    let (mut done, mut stop) = if p.collective && deadline_ns > 0 {
+        let m = &mut mover;
+        agreed::drive(m, &pattern, &mut rec, 0, end, xfer_start, deadline_ns, comm)?
+    } else {
+        mover.drive(&pattern, &mut rec, 0, end, xfer_start, deadline_ns)?
+    };
 
     // A signal cut this rank's write of its own file: the file goes now, before the
     // collectives below (cleanup::remove_own_file says why); the run stops after this phase
@@ -298,6 +316,7 @@ pub(crate) fn run_phase(
         comm.barrier()?;
     }
     let requests = ctx.engine.take_requests();
+    let in_effect = ctx.engine.take_in_effect();
     let stat_size = if ctx.engine.caps().does_io && !removed {
         ctx.engine
             .file_size(target)
@@ -327,6 +346,7 @@ pub(crate) fn run_phase(
         interrupted: stop == Some(Stop::Interrupted),
         queue,
         requests,
+        in_effect,
     })
 }
 
@@ -476,6 +496,8 @@ pub(crate) fn reduce(
         warnings,
         queue,
         requests,
+        // Rank 0's own, as IOR shows them.
+        mpi_hints: mine.in_effect,
     };
     Ok(Some(outcome))
 }

@@ -61,11 +61,7 @@ pub fn preflight(
     let writes = p.write_file;
     let reads = p.read_file || p.check_read || p.check_write;
     let mut checked_dirs: Vec<PathBuf> = Vec::new();
-    let shape = engine::IoShape {
-        transfer_size: p.transfer_size,
-        block_size: p.block_size,
-        fsync_per_write: p.fsync_per_write,
-    };
+    let shape = crate::ior::validate::io_shape(p);
     for file in naming::all_test_files(p, tasks) {
         let dir = home_dir(p, &file);
         if !checked_dirs.contains(&dir) {

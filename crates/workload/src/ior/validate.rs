@@ -7,6 +7,21 @@ use plan::ior::IorParams;
 
 use crate::ior::object_rules;
 
+/// What the engine's checks see of `p` (`engine::IoShape`).
+pub fn io_shape(p: &IorParams) -> IoShape {
+    IoShape {
+        transfer_size: p.transfer_size,
+        block_size: p.block_size,
+        fsync_per_write: p.fsync_per_write,
+        segments: p.segment_count,
+        file_per_proc: p.file_per_proc,
+        collective: p.collective,
+        random_offset: p.random_offset > 0,
+        stonewall: p.deadline_for_stonewalling_s > 0.0,
+        wear_out: p.stonewall_wear_out,
+    }
+}
+
 /// IOR moves data in 8-byte words (`IOR_size_t`).
 const WORD: u64 = 8;
 
@@ -123,12 +138,15 @@ pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
         return Err("-O stoneWallingWearOut=1 needs a stonewall deadline: add -D SECONDS".into());
     }
     // The engine's options and their demands on the sizes (O_DIRECT, msync).
-    let shape = IoShape {
-        transfer_size: t,
-        block_size: b,
-        fsync_per_write: p.fsync_per_write,
-    };
-    let info = engine::check(&p.engine, &Workload::Io(shape))?;
+    let info = engine::check(&p.engine, &Workload::Io(io_shape(p)))?;
+    if p.collective && !info.caps.collective {
+        return Err(format!(
+            "-c (collective transfers) is not supported by -a {}: it needs an engine that \
+             makes them (-a MPIIO in the MPI build, under mpirun or srun); IOR's other back \
+             ends ignore -c",
+            info.name
+        ));
+    }
     object_rules::check(p, tasks as u64, &info.caps)?;
     if p.unique_dir && !p.file_per_proc {
         return Err("-u (a directory per task) needs -F (a file per task)".into());

@@ -82,6 +82,7 @@ fn run_rank(ctx: &Ctx, made_dir: bool) -> Result<RunTotals, MixError> {
         hints: OpenHints {
             file_size: shape.file_size.max(shape.io_size),
             rank: ctx.comm.rank(),
+            layout: None,
         },
     };
     let rates = if ctx.stopped.get().is_some() || ctx.failing.get() {

@@ -251,6 +251,7 @@ fn read_common(
     let hints = OpenHints {
         file_size: size,
         rank: ctx.comm.rank(),
+        layout: None,
     };
     let mut f = e
         .open(Target::from(path), OpenMode::ReadOnly, &hints)

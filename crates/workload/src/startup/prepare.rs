@@ -82,6 +82,7 @@ fn write_common(
     let hints = OpenHints {
         file_size: p.common_size,
         rank: 0,
+        layout: None,
     };
     let mut f = e
         .open(Target::from(path), OpenMode::CreateTruncate, &hints)

@@ -89,6 +89,7 @@ impl ShardIo {
         let hints = OpenHints {
             file_size: size,
             rank: self.rank,
+            layout: None,
         };
         let op = if mode == OpenMode::ReadOnly {
             "open"

@@ -1,0 +1,165 @@
+//! An open `-a MPIIO` file: each transfer as IOR's `MPIIO_Xfer` moves it (`docs/pio.md`).
+//! Without a view, explicit offsets (`MPI_File_write_at`, `_at_all` with `-c`); with
+//! `--mpiio.useFileView`, a seek to the transfer's place in the rank's view and a write of
+//! one transfer; with `--mpiio.useStridedDatatype` as well, IOR's strided copies.
+
+use std::io;
+
+use engine::{EngineFile, IorLayout};
+
+use crate::ffi::{Calls, Datatype, File};
+use crate::register::Options;
+use crate::view;
+
+/// How transfers address the file.
+enum Addressing {
+    /// Explicit byte offsets under the default view.
+    Offsets,
+    /// IOR's file view: the transfer's index in the view, one transfer type per call.
+    View {
+        layout: IorLayout,
+        transfer: Datatype,
+    },
+    /// IOR's strided datatype: a view set at each moved transfer's offset, `segments`
+    /// copies of the transfer written through it.
+    Strided {
+        layout: IorLayout,
+        rank: u64,
+        etype: Datatype,
+        filetype: Datatype,
+        transfer: Datatype,
+    },
+}
+
+pub struct MpiioFile {
+    // Declared first: dropped (closed) before the types of `addressing` are freed.
+    file: Option<File>,
+    calls: Calls,
+    addressing: Addressing,
+}
+
+fn too_large(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{what} does not fit MPI's int"),
+    )
+}
+
+impl MpiioFile {
+    /// The file after its open, with the view of `--mpiio.useFileView` set (collective).
+    pub fn new(
+        file: File,
+        opts: &Options,
+        layout: Option<&IorLayout>,
+        rank: u64,
+    ) -> io::Result<Self> {
+        let calls = match layout {
+            Some(l) if l.collective => Calls::Collective,
+            _ => Calls::Independent,
+        };
+        let addressing = match (layout, opts.file_view) {
+            (Some(l), true) => {
+                let words = i32::try_from(l.transfer / 8).map_err(|_| too_large("-t / 8"))?;
+                let etype = Datatype::contiguous_words(words)?;
+                let transfer = Datatype::resized(&etype, 0)?;
+                if opts.strided {
+                    let extent = view::strided_stride(l) as i64;
+                    Addressing::Strided {
+                        layout: *l,
+                        rank,
+                        filetype: Datatype::resized(&etype, extent)?,
+                        etype,
+                        transfer,
+                    }
+                } else {
+                    let (sizes, subsizes, starts) =
+                        view::subarray(l).ok_or_else(|| too_large("(-b / -t) x tasks"))?;
+                    let filetype = Datatype::subarray(&etype, sizes, subsizes, starts)?;
+                    file.set_view(0, &etype, &filetype)?;
+                    // The view holds its own references: the types may go once it is set.
+                    Addressing::View {
+                        layout: *l,
+                        transfer,
+                    }
+                }
+            }
+            _ => Addressing::Offsets,
+        };
+        Ok(MpiioFile {
+            file: Some(file),
+            calls,
+            addressing,
+        })
+    }
+
+    fn file(&self) -> &File {
+        self.file.as_ref().expect("open until closed")
+    }
+}
+
+impl EngineFile for MpiioFile {
+    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<usize> {
+        let file = self.file.as_ref().expect("open until closed");
+        match &self.addressing {
+            Addressing::Offsets => file.write_at(self.calls, buf, offset),
+            Addressing::View { layout, transfer } => {
+                file.seek(view::view_index(layout, offset))?;
+                file.write(self.calls, buf, 1, transfer)
+            }
+            Addressing::Strided {
+                layout,
+                rank,
+                etype,
+                filetype,
+                transfer,
+            } => {
+                if !view::strided_moves(layout, *rank, offset) {
+                    // IOR counts the transfer as done without moving it.
+                    return Ok(buf.len());
+                }
+                file.set_view(offset, etype, filetype)?;
+                file.write(self.calls, buf, segments(layout)?, transfer)
+            }
+        }
+    }
+
+    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let file = self.file.as_ref().expect("open until closed");
+        match &self.addressing {
+            Addressing::Offsets => file.read_at(self.calls, buf, offset),
+            Addressing::View { layout, transfer } => {
+                file.seek(view::view_index(layout, offset))?;
+                file.read(self.calls, buf, 1, transfer)
+            }
+            Addressing::Strided {
+                layout,
+                rank,
+                etype,
+                filetype,
+                transfer,
+            } => {
+                if !view::strided_moves(layout, *rank, offset) {
+                    return Ok(buf.len());
+                }
+                file.set_view(offset, etype, filetype)?;
+                file.read(self.calls, buf, segments(layout)?, transfer)
+            }
+        }
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        self.file().sync()
+    }
+
+    fn close(mut self: Box<Self>) -> io::Result<()> {
+        match self.file.take() {
+            Some(f) => f.close(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// IOR's count of strided copies: `-s`.
+fn segments(l: &IorLayout) -> io::Result<i32> {
+    i32::try_from(l.segments).map_err(|_| too_large("-s"))
+}
