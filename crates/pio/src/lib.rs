@@ -4,9 +4,9 @@
 //! without MPI refuses their names with the reason (the engine table's refused APIs).
 //!
 //! `hints.rs` reads IOR's hints (environment and hints file, pure); `view.rs` is the pattern
-//! math of IOR's file views; `ffi.rs` makes MPI-IO's C calls safe; `engine.rs` and `file.rs`
-//! are the engine and its open file; `register.rs` its row of the engine table: options,
-//! checks, constructor.
+//! math of IOR's file views; `ffi.rs` makes MPI-IO's C calls safe; `engine.rs` is the engine the
+//! libraries share; `mpiio.rs` and `file.rs` open and move MPI-IO's files; `register.rs` is
+//! its row of the engine table: options, checks, constructor.
 
 pub mod hints;
 pub mod view;
@@ -17,6 +17,8 @@ mod engine;
 pub mod ffi;
 #[cfg(feature = "mpi")]
 mod file;
+#[cfg(feature = "mpi")]
+mod mpiio;
 #[cfg(feature = "mpi")]
 mod register;
 

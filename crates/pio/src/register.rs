@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use engine::{EngineConfig, EngineInfo, EngineOption, IoShape, OptKind, Workload};
 
-use crate::engine::{MpiioEngine, CAPS};
+use crate::engine::{Base, PioEngine};
 use crate::hints::Hints;
+use crate::mpiio::{MpiIo, CAPS};
 
 /// IOR's `-a` name.
 pub const API: &str = "MPIIO";
@@ -79,7 +80,9 @@ impl Options {
 }
 
 fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
-    Box::new(MpiioEngine::new(cfg))
+    let opts = Options::of(cfg);
+    let base = Base::new(API, opts.hints_file.clone(), opts.show_hints);
+    Box::new(PioEngine::new(MpiIo { opts }, base))
 }
 
 /// Before any I/O: MPI ranks, IOR's refusals of `-a MPIIO`, the combinations that would
