@@ -13,6 +13,10 @@ command -v mpicc >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
 # (bindgen loads libclang.so; libclang-cpp, which some images carry, is not it)
 dpkg -s libclang-dev >/dev/null 2>&1 || need_apt+=(libclang-dev)
 command -v timeout >/dev/null 2>&1 || need_apt+=(coreutils)
+# -a HDF5 (`--features hdf5`): parallel HDF5 on Open MPI (.cargo/config.toml points the build
+# at it), and h5ls/h5dump for the tests that read its files back.
+dpkg -s libhdf5-openmpi-dev >/dev/null 2>&1 || need_apt+=(libhdf5-openmpi-dev)
+command -v h5dump >/dev/null 2>&1 || need_apt+=(hdf5-tools)
 # The store's integrity test checks with SQLite's own tool; the device-mapper test
 # (tests/faults/dm_error.rs) makes an `error` target with dmsetup.
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
@@ -48,8 +52,9 @@ cargo build --release --locked 2>&1 | tail -n 3
 
 # Pass 1, the default build (thread ranks; a launcher's environment is refused): unit,
 # property and integration tests of every crate (doc tests hold no examples to run).
-# Pass 2, the MPI build (`--features mpi`): the same integration tests plus tests/mpi, which
-# run iogauge under a real `mpirun --oversubscribe` with 2 and 4 ranks.
+# Pass 2, the MPI build with parallel HDF5 (`--features mpi,hdf5`, one build for both): the
+# same integration tests plus tests/mpi, which run iogauge under a real
+# `mpirun --oversubscribe` with 2 and 4 ranks (-a MPIIO and -a HDF5 among them).
 log=$(mktemp)
 # Runs the tests start store into a result store of their own, never the user's.
 data_home=$(mktemp -d)
@@ -59,7 +64,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 set +e
 cargo test --release --locked --workspace --lib --bins --tests 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-cargo test --release --locked --features mpi -p exec -p pio -p iogauge --lib --bins --tests 2>&1 | tee -a "$log"
+cargo test --release --locked --features mpi,hdf5 -p exec -p pio -p iogauge --lib --bins --tests 2>&1 | tee -a "$log"
 status2=${PIPESTATUS[0]}
 [ "$status" -ne 0 ] || status=$status2
 # The MPI binary the pass above built, under Slurm: sbatch/salloc + mpirun and srun --mpi=pmix.

@@ -40,6 +40,9 @@ impl Row {
             // Provided by the MPI build (`--features mpi`), refused by name in the default one.
             "MPI build" if cfg!(feature = "mpi") => Status::Supported,
             "MPI build" => Status::Refused,
+            // Provided by the build with parallel HDF5 (`--features mpi,hdf5`).
+            "HDF5 build" if cfg!(feature = "hdf5") => Status::Supported,
+            "HDF5 build" => Status::Refused,
             other => panic!(
                 "docs/compat.md: unknown status {other:?} in {:?}",
                 self.cells

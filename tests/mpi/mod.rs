@@ -6,6 +6,8 @@
 mod dlio;
 pub(crate) mod failure;
 mod find;
+#[cfg(feature = "hdf5")]
+mod hdf5;
 mod io500;
 mod ior;
 mod mdtest;

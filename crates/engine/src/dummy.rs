@@ -171,6 +171,7 @@ impl DummyEngine {
         page_cache: false,
         api_name: "DUMMY",
         collective: false,
+        container: false,
         queued: false,
         object: None,
     };
@@ -214,6 +215,7 @@ impl Engine for DummyEngine {
     fn caps(&self) -> Caps {
         Caps {
             collective: false,
+            container: false,
             queued: self.queue.depth > 0,
             object: None,
             ..Self::CAPS

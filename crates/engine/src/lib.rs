@@ -80,6 +80,9 @@ pub struct Caps {
     /// Offers IOR's collective transfers (`-c`: every rank of a shared file calls each
     /// transfer together, MPI-IO's `_all` calls), which the workload then keeps in step.
     pub collective: bool,
+    /// Its files hold the library's own structure beside the data (HDF5's headers and
+    /// B-trees), so their size is not the bytes written: IOR makes no size check of them.
+    pub container: bool,
     /// An object store's engine: what its objects allow ([`ObjectCaps`]); `None` for a file
     /// engine. Its targets are [`Target::Object`]s.
     pub object: Option<ObjectCaps>,

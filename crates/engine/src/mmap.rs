@@ -55,6 +55,7 @@ impl MmapEngine {
         page_cache: true,
         api_name: "MMAP",
         collective: false,
+        container: false,
         queued: false,
         object: None,
     };

@@ -136,6 +136,7 @@ impl PosixEngine {
             page_cache: !odirect,
             api_name: "POSIX",
             collective: false,
+            container: false,
             queued: false,
             object: None,
         }

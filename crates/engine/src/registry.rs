@@ -233,7 +233,7 @@ const S3: &str = "IOR's S3 modules other than S3-libs3 are not provided: use -a 
 #[rustfmt::skip]
 pub static REFUSED_APIS: &[RefusedApi] = &[
     no("MPIIO", &["mpiio"], "MPI-IO needs the MPI build (cargo build --release --features mpi, run under mpirun or srun; docs/pio.md); -a POSIX gives the same file layout"),
-    no("HDF5", &["hdf5"], "the HDF5 library is not linked"),
+    no("HDF5", &["hdf5"], "parallel HDF5 needs the build with it (cargo build --release --features mpi,hdf5, run under mpirun or srun; README, docs/pio.md)"),
     no("NCMPI", &["ncmpi"], "PnetCDF is not linked"),
     no("HDFS", &["hdfs"], "the Hadoop HDFS client is not implemented"),
     no("DFS", &["dfs"], "the DAOS DFS client is not implemented; use -a POSIX on a dfuse mount"),

@@ -30,6 +30,7 @@ static OBJECTS: EngineInfo = EngineInfo::new(
         page_cache: false,
         api_name: "S3-curl",
         collective: false,
+        container: false,
         queued: false,
         object: Some(ObjectCaps {
             ranged_get: true,

@@ -74,13 +74,11 @@ impl Base {
         print!("{text}");
     }
 
-    /// Keeps the hints in effect on a file just opened (for the phase's document) and shows
-    /// them.
-    pub fn opened(&self, hints: &OpenHints, file: &File) -> io::Result<()> {
-        let returned = file.info()?;
+    /// Keeps the hints in effect on a file just opened (`returned`, for the phase's document)
+    /// and shows them.
+    pub fn opened(&self, hints: &OpenHints, returned: Vec<(String, String)>) {
         self.show(hints, "hints returned from opened file", &returned);
         *self.in_effect.borrow_mut() = returned;
-        Ok(())
     }
 }
 

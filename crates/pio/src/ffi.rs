@@ -55,12 +55,12 @@ fn error_string(rc: c_int) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-fn c_path(path: &Path) -> io::Result<CString> {
+pub fn c_path(path: &Path) -> io::Result<CString> {
     CString::new(path.as_os_str().as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in the path"))
 }
 
-fn c_text(text: &str) -> io::Result<CString> {
+pub fn c_text(text: &str) -> io::Result<CString> {
     CString::new(text).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte"))
 }
 
@@ -325,13 +325,8 @@ impl File {
 
     /// The hints the library put in effect (`MPI_File_get_info`).
     pub fn info(&self) -> io::Result<Vec<(String, String)>> {
-        let mut raw = MaybeUninit::uninit();
-        // SAFETY: an open handle; the new info is ours to free (Info's drop).
-        check("MPI_File_get_info", unsafe {
-            ffi::MPI_File_get_info(self.fh, raw.as_mut_ptr())
-        })?;
-        // SAFETY: filled on success.
-        Info(unsafe { raw.assume_init() }).pairs()
+        // SAFETY: the handle is open while `self` lives.
+        unsafe { file_info(self.fh) }
     }
 
     /// `MPI_File_set_view(disp, etype, filetype, "native", MPI_INFO_NULL)` (collective).
@@ -514,6 +509,21 @@ impl Drop for File {
             }
         }
     }
+}
+
+/// The hints in effect on the open file `fh` (`MPI_File_get_info`), also one another library
+/// opened (HDF5's, from `H5Fget_vfd_handle`).
+///
+/// # Safety
+/// `fh` must be an open MPI file handle.
+pub unsafe fn file_info(fh: ffi::MPI_File) -> io::Result<Vec<(String, String)>> {
+    let mut raw = MaybeUninit::uninit();
+    // SAFETY: an open handle (the caller's promise); the new info is ours to free.
+    check("MPI_File_get_info", unsafe {
+        ffi::MPI_File_get_info(fh, raw.as_mut_ptr())
+    })?;
+    // SAFETY: filled on success.
+    Info(unsafe { raw.assume_init() }).pairs()
 }
 
 /// `MPI_File_delete(path, MPI_INFO_NULL)`.

@@ -21,6 +21,7 @@ pub const CAPS: Caps = Caps {
     api_name: API,
     queued: false,
     collective: true,
+    container: false,
     object: None,
 };
 
@@ -51,7 +52,7 @@ impl Library for MpiIo {
             // IOR empties the file in every write phase, `-E` included.
             file.set_size(0)?;
         }
-        base.opened(hints, &file)?;
+        base.opened(hints, file.info()?);
         if let (true, true, Some(l)) = (write, self.opts.preallocate, layout) {
             // IOR's size, also for a file per process (which then has N times its data).
             file.preallocate(l.segments * l.block * l.tasks)?;

@@ -20,7 +20,7 @@ const FILE_VIEW: &str = "mpiio.useFileView";
 const STRIDED: &str = "mpiio.useStridedDatatype";
 
 /// One of IOR's `--mpiio.*` options (no `-O` key: IOR takes them only with the dashes).
-const fn ior(
+pub const fn ior(
     name: &'static str,
     kind: OptKind,
     meta: &'static str,
@@ -88,27 +88,43 @@ fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
 /// Before any I/O: MPI ranks, IOR's refusals of `-a MPIIO`, the combinations that would
 /// leave a collective call unmatched, and a readable hints file.
 fn check(cfg: &EngineConfig, workload: &Workload) -> Result<(), String> {
-    if !exec::mpi::started() {
-        return Err(format!(
-            "-a {API} runs on MPI ranks: start iogauge under mpirun or srun (thread ranks \
-             have no MPI communicator to share a file on)"
-        ));
-    }
-    let opts = Options::of(cfg);
-    if let Some(path) = &opts.hints_file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("--{HINTS_FILE} {}: cannot read it: {e}", path.display()))?;
-        let mut h = Hints::default();
-        h.add_file(&text, &path.display().to_string());
-        if let Some(w) = h.warnings.first() {
-            return Err(format!("--{HINTS_FILE}: {w}"));
-        }
-    }
+    check_mpi(API)?;
+    check_hints_file(cfg, HINTS_FILE)?;
     let Workload::Io(shape) = workload else {
         return Ok(());
     };
-    check_shape(&opts, shape)
+    check_shape(&Options::of(cfg), shape)
 }
+
+/// `api` needs MPI ranks.
+pub fn check_mpi(api: &str) -> Result<(), String> {
+    if exec::mpi::started() {
+        return Ok(());
+    }
+    Err(format!(
+        "-a {api} runs on MPI ranks: start iogauge under mpirun or srun (thread ranks have \
+         no MPI communicator to share a file on)"
+    ))
+}
+
+/// The hints file of option `option`, if given, can be read and holds only lines IOR uses.
+pub fn check_hints_file(cfg: &EngineConfig, option: &str) -> Result<(), String> {
+    let Some(path) = cfg.text(option).filter(|t| !t.is_empty()) else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("--{option} {path}: cannot read it: {e}"))?;
+    let mut h = Hints::default();
+    h.add_file(&text, &path);
+    match h.warnings.first() {
+        Some(w) => Err(format!("--{option}: {w}")),
+        None => Ok(()),
+    }
+}
+
+/// Why `-c -D` needs wear-out.
+pub const COLLECTIVE_STONEWALL: &str = "-c with -D needs -O stoneWallingWearOut=1: every rank \
+     must make the same collective calls, so the ranks stop together and catch up together";
 
 /// IOR's own refusals, in its words where it has them, and iogauge's against hangs. (IOR's
 /// "block/transfer size may not be smaller than IOR_size_t" is every engine's rule here:
@@ -128,11 +144,7 @@ fn check_shape(opts: &Options, s: &IoShape) -> Result<(), String> {
         ));
     }
     if s.collective && s.stonewall && !s.wear_out {
-        return Err(
-            "-c with -D needs -O stoneWallingWearOut=1: every rank must make the same \
-             collective calls, so the ranks stop together and catch up together"
-                .into(),
-        );
+        return Err(COLLECTIVE_STONEWALL.into());
     }
     if s.fsync_per_write && s.stonewall && !s.file_per_proc && !s.collective {
         return Err(

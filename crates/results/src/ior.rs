@@ -101,6 +101,9 @@ pub struct PhaseOutcome {
     /// IOR's `expectedAggFileSize` and the size `stat` reports (summed over files).
     pub expected_size: u64,
     pub stat_size: u64,
+    /// Whether the files' size should equal the bytes moved (false for a container format
+    /// such as HDF5, whose files hold metadata too): IOR's size warning.
+    pub size_checked: bool,
     pub warnings: Vec<String>,
     /// On a queued engine: the depth and the mean requests in flight.
     pub queue: Option<crate::QueueFigures>,

@@ -41,6 +41,7 @@ pub const CAPS: Caps = Caps {
     page_cache: false,
     api_name: API,
     collective: false,
+    container: false,
     queued: false,
     object: Some(ObjectCaps {
         ranged_get: true,
@@ -159,6 +160,7 @@ impl Engine for S3Engine {
     fn caps(&self) -> Caps {
         Caps {
             collective: false,
+            container: false,
             queued: self.depth > 1,
             ..CAPS
         }

@@ -31,6 +31,7 @@ pub const CAPS: Caps = Caps {
     page_cache: false,
     api_name: API,
     collective: false,
+    container: false,
     queued: false,
     object: Some(ObjectCaps {
         ranged_get: true,

@@ -227,6 +227,7 @@ pub(crate) mod fixtures {
             verification: None,
             expected_size: bytes,
             stat_size: bytes,
+            size_checked: true,
             warnings: Vec::new(),
             queue: None,
             requests: None,

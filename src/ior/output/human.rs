@@ -191,7 +191,7 @@ pub(super) fn phase_notices(p: &PhaseOutcome, params: &IorParams) -> Vec<String>
     if let Some(v) = &p.verification {
         out.extend(verify_notices(p.access, v));
     }
-    if p.expected_size != p.bytes || p.stat_size != p.bytes {
+    if p.size_checked && (p.expected_size != p.bytes || p.stat_size != p.bytes) {
         for (what, n) in [
             ("Expected aggregate file size      ", p.expected_size),
             ("Stat() of aggregate file size     ", p.stat_size),

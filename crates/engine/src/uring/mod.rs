@@ -154,6 +154,7 @@ pub const fn caps(api_name: &'static str, odirect: bool) -> Caps {
         page_cache: !odirect,
         api_name,
         collective: false,
+        container: false,
         queued: true,
         object: None,
     }

@@ -493,6 +493,7 @@ pub(crate) fn reduce(
         verification: plan.verify.then_some(verify),
         expected_size: p.expected_aggregate_size(tasks),
         stat_size,
+        size_checked: !ctx.engine.caps().container,
         warnings,
         queue,
         requests,
