@@ -214,7 +214,22 @@ fn refusals_before_any_io() {
         "--mpiio.hintsFileName=/nonexistent/hints",
         "--mpiio.hintsFileName /nonexistent/hints",
     );
+    // A hint IOR could not use, from the environment (IOR warns and sets a garbage one).
     let d = shm();
+    let args = format!("ior -a MPIIO -o {}/f", d.path().display());
+    let out = launcher(2, LIMIT_S)
+        .env("IOR_HINT__POSIX__x", "1")
+        .arg(crate::common::bin())
+        .args(args.split_whitespace())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown hint type IOR_HINT__POSIX__x (environment)"),
+        "{stderr}"
+    );
+    assert!(listing(d.path()).is_empty());
     let r = mpirun_line(
         2,
         &format!("mdtest -a MPIIO -n 10 -d {}", d.path().display()),

@@ -107,8 +107,14 @@ pub fn check_mpi(api: &str) -> Result<(), String> {
     ))
 }
 
-/// The hints file of option `option`, if given, can be read and holds only lines IOR uses.
+/// The hints: the environment's `IOR_HINT*` variables and the file of option `option`, if
+/// given, can be read and hold only what IOR uses (where IOR warns and sets a garbage or
+/// empty hint, the run is refused, naming the variable or line).
 pub fn check_hints_file(cfg: &EngineConfig, option: &str) -> Result<(), String> {
+    let env = Hints::from_env(std::env::vars());
+    if let Some(w) = env.warnings.first() {
+        return Err(w.clone());
+    }
     let Some(path) = cfg.text(option).filter(|t| !t.is_empty()) else {
         return Ok(());
     };
@@ -130,6 +136,13 @@ pub const COLLECTIVE_STONEWALL: &str = "-c with -D needs -O stoneWallingWearOut=
 /// "block/transfer size may not be smaller than IOR_size_t" is every engine's rule here:
 /// `-t` and `-b` are multiples of 8 for all of them.)
 fn check_shape(opts: &Options, s: &IoShape) -> Result<(), String> {
+    if s.transfer_size > i32::MAX as u64 {
+        return Err(format!(
+            "-t {}: a transfer above 2 GiB - 1 byte is too large a count for MPI-IO's int \
+             (IOR: count too large for this MPI implementation)",
+            s.transfer_size
+        ));
+    }
     if s.random_offset && s.collective {
         return Err("random offset not available with collective MPIIO (-z with -c)".into());
     }
