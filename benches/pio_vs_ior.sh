@@ -31,6 +31,8 @@ Options (each also settable through the environment variable named in brackets):
   -b SIZE    block per rank of the 1 MiB patterns                       [BLOCK, default 64m]
   -d DIR     target directory                                           [DIR, default /dev/shm]
   -S         skip the strace part                                       [NO_STRACE=1]
+  -c         also count user-space instructions per transfer (valgrind callgrind, one
+             rank, 4 KiB transfers, 16 MiB against 64 MiB, -a MPIIO and -a HDF5)  [COUNT=1]
   -h         this help
 
 Environment only: IOR (IOR binary with MPIIO and HDF5; required), IOGAUGE (default: built here
@@ -41,11 +43,11 @@ EOF2
 }
 
 NP=${NP:-4}; ROUNDS=${ROUNDS:-5}; HARD_SEGMENTS=${HARD_SEGMENTS:-2000}; BLOCK=${BLOCK:-64m}
-DIR=${DIR:-/dev/shm}; NO_STRACE=${NO_STRACE:-}
-while getopts "n:r:s:b:d:Sh" o; do
+DIR=${DIR:-/dev/shm}; NO_STRACE=${NO_STRACE:-}; COUNT=${COUNT:-}
+while getopts "n:r:s:b:d:Sch" o; do
   case $o in
     n) NP=$OPTARG ;; r) ROUNDS=$OPTARG ;; s) HARD_SEGMENTS=$OPTARG ;; b) BLOCK=$OPTARG ;;
-    d) DIR=$OPTARG ;; S) NO_STRACE=1 ;; h) usage; exit 0 ;; *) usage >&2; exit 2 ;;
+    d) DIR=$OPTARG ;; S) NO_STRACE=1 ;; c) COUNT=1 ;; h) usage; exit 0 ;; *) usage >&2; exit 2 ;;
   esac
 done
 if [ -z "${IOR:-}" ] || [ ! -x "$IOR" ]; then
@@ -132,6 +134,29 @@ for (pattern, api), v in runs.items():
         print(f"{pattern:8} {api:9} {phase:5} {st.median(g):9.1f} {st.median(o):9.1f} {ratio:6.2f}  "
               f"{min(per):.2f}-{max(per):.2f}")
 PY
+
+if [ -n "$COUNT" ]; then
+  echo
+  echo "User-space instructions per 4 KiB transfer (callgrind Ir, one rank, (Ir(64m) - Ir(16m)) / 12288):"
+  for api in MPIIO HDF5; do
+    for phase in "-w" "-r"; do
+      for tool in ior iogauge; do
+        cmd=("$IOR")
+        [ "$tool" = iogauge ] && cmd=("$IOGAUGE" ior --no-store)
+        irs=()
+        for size in 16m 64m; do
+          [ "$phase" = -r ] && "$MPIRUN" "${MPIRUN_ARGS[@]}" -np 1 "${cmd[@]}" -a "$api" -t 4k -b "$size" -w -k -o "$work/c" >/dev/null 2>&1
+          "$MPIRUN" "${MPIRUN_ARGS[@]}" -np 1 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
+            "${cmd[@]}" -a "$api" -t 4k -b "$size" "$phase" -k -o "$work/c" >/dev/null 2>&1
+          irs+=("$(grep -m1 '^summary:' "$work/cg.out" | awk '{print $2}')")
+          rm -f "$work"/c* "$work/cg.out"
+        done
+        name=write; [ "$phase" = -r ] && name=read
+        echo "  $api $name $tool: $(( (irs[1] - irs[0]) / 12288 )) instructions per transfer"
+      done
+    done
+  done
+fi
 
 [ -n "$NO_STRACE" ] && exit 0
 command -v strace >/dev/null || { echo "strace not found: the system-call part is skipped" >&2; exit 0; }

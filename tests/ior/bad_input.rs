@@ -196,3 +196,31 @@ fn mpi_flag_in_a_build_without_mpi_is_refused() {
     let r = iogauge_args(&["--mpi", "ior", "-t", "4k", "-b", "4k"]).code(2);
     assert!(r.stderr.contains("--features mpi"), "{}", r.stderr);
 }
+
+/// The parallel I/O engines need the build that has them, and MPI ranks; `-c` needs an engine
+/// with collective transfers.
+#[test]
+fn parallel_io_engines_name_the_build_they_need() {
+    if cfg!(feature = "mpi") {
+        // Started without a launcher, the MPI build runs thread ranks.
+        refused("ior -a MPIIO -o DIR/f", "-a MPIIO runs on MPI ranks");
+    } else {
+        refused(
+            "ior -a MPIIO -o DIR/f",
+            "MPI-IO needs the MPI build (cargo build --release --features mpi",
+        );
+        refused("ior --mpiio.showHints -o DIR/f", "--mpiio.showHints");
+    }
+    if cfg!(feature = "hdf5") {
+        refused("ior -a HDF5 -o DIR/f", "-a HDF5 runs on MPI ranks");
+    } else {
+        refused(
+            "ior -a HDF5 -o DIR/f",
+            "parallel HDF5 needs the build with it (cargo build --release --features mpi,hdf5",
+        );
+    }
+    refused(
+        "ior -c -o DIR/f",
+        "-c (collective transfers) is not supported by -a POSIX",
+    );
+}
