@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::{mpirun_line, LIMIT_S};
-use crate::common::{bin, iogauge, json, launcher, listing, shm};
+use super::{mpirun_env, mpirun_line};
+use crate::common::{iogauge, json, listing, shm};
 
 const LINE: &str = "ior -t 64k -b 256k -s 3 -w -r -W -R -k -G 7 -l offset";
 
@@ -149,18 +149,8 @@ fn hints_are_shown_and_recorded() {
         "ior -t 64k -b 256k -w -c --hdf5.showHints -a HDF5 -o {0}/f --json {0}/r.json --no-store",
         d.path().display()
     );
-    let out = launcher(2, LIMIT_S)
-        .env("IOR_HINT__MPI__cb_nodes", "1")
-        .arg(bin())
-        .args(args.split_whitespace())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let r = mpirun_env(2, &[("IOR_HINT__MPI__cb_nodes", "1")], &args).ok();
+    let stdout = &r.stdout;
     let passed = "\nhints passed to access property list {\n\tcb_nodes = 1\n}\n";
     assert_eq!(stdout.matches(passed).count(), 1, "{stdout}");
     assert!(

@@ -34,8 +34,20 @@ pub fn mpirun_line(np: usize, args: &str) -> Run {
     mpirun(np, &args.split_whitespace().collect::<Vec<_>>())
 }
 
+/// [`mpirun_line`] with environment variables set for the ranks (mpirun passes its own
+/// environment to the ranks it starts on this node).
+pub fn mpirun_env(np: usize, env: &[(&str, &str)], args: &str) -> Run {
+    let args: Vec<&str> = args.split_whitespace().collect();
+    mpirun_in(np, &args, LIMIT_S, env)
+}
+
 pub fn mpirun_with(np: usize, args: &[&str], limit_s: u64) -> Run {
+    mpirun_in(np, args, limit_s, &[])
+}
+
+fn mpirun_in(np: usize, args: &[&str], limit_s: u64, env: &[(&str, &str)]) -> Run {
     let out = launcher(np, limit_s)
+        .envs(env.iter().copied())
         .arg(bin())
         .args(args)
         .output()

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use super::{mpirun_line, mpirun_with, LIMIT_S};
-use crate::common::{iogauge, json, launcher, listing, shm, Run};
+use super::{mpirun_env, mpirun_line, mpirun_with, LIMIT_S};
+use crate::common::{iogauge, json, listing, shm, Run};
 
 /// IOR's line of the comparisons: data that names its offset, a fixed signature, verified.
 const LINE: &str = "ior -t 64k -b 256k -s 3 -w -r -W -R -k -G 7 -l offset";
@@ -135,18 +135,8 @@ fn hints_from_the_environment_and_a_file_are_shown_and_recorded() {
         hints.display(),
         d.path().display()
     );
-    let out = launcher(2, LIMIT_S)
-        .env("IOR_HINT__MPI__romio_ds_write", "disable")
-        .arg(crate::common::bin())
-        .args(args.split_whitespace())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let r = mpirun_env(2, &[("IOR_HINT__MPI__romio_ds_write", "disable")], &args).ok();
+    let stdout = &r.stdout;
     let passed = "\nhints passed to MPI_File_open() {\n\tromio_ds_write = disable\n\tcb_nodes = 1\n\tromio_cb_write = enable\n}\n";
     assert_eq!(
         stdout.matches(passed).count(),
@@ -217,14 +207,8 @@ fn refusals_before_any_io() {
     // A hint IOR could not use, from the environment (IOR warns and sets a garbage one).
     let d = shm();
     let args = format!("ior -a MPIIO -o {}/f", d.path().display());
-    let out = launcher(2, LIMIT_S)
-        .env("IOR_HINT__POSIX__x", "1")
-        .arg(crate::common::bin())
-        .args(args.split_whitespace())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let r = mpirun_env(2, &[("IOR_HINT__POSIX__x", "1")], &args).code(2);
+    let stderr = &r.stderr;
     assert!(
         stderr.contains("unknown hint type IOR_HINT__POSIX__x (environment)"),
         "{stderr}"

@@ -146,6 +146,20 @@ impl EngineOption {
         }
     }
 
+    /// An option of an IOR module under IOR's own name (no `-O` key: IOR takes such options
+    /// only with the dashes), for bandwidth workloads only.
+    pub const fn ior_named(
+        name: &'static str,
+        kind: OptKind,
+        meta: &'static str,
+        help: &'static str,
+    ) -> EngineOption {
+        EngineOption {
+            ior: true,
+            ..EngineOption::own(name, kind, meta, help)
+        }
+    }
+
     /// Whether the option takes a value (as opposed to a flag).
     pub fn takes_value(&self) -> bool {
         !matches!(self.kind, OptKind::Flag { .. })

@@ -97,14 +97,29 @@ impl MpiioFile {
     }
 }
 
+/// A collective transfer that moved less than asked: IOR does not retry one (a retry by one
+/// rank alone would wait for the others for ever), it stops.
+fn whole(calls: Calls, op: &str, moved: usize, want: usize) -> io::Result<usize> {
+    if calls == Calls::Collective && moved < want {
+        return Err(io::Error::other(format!(
+            "not retrying collective {op}: {moved} of {want} bytes moved"
+        )));
+    }
+    Ok(moved)
+}
+
 impl EngineFile for MpiioFile {
     fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<usize> {
         let file = self.file.as_ref().expect("open until closed");
         match &self.addressing {
-            Addressing::Offsets => file.write_at(self.calls, buf, offset),
+            Addressing::Offsets => {
+                let n = file.write_at(self.calls, buf, offset)?;
+                whole(self.calls, "write", n, buf.len())
+            }
             Addressing::View { layout, transfer } => {
                 file.seek(view::view_index(layout, offset))?;
-                file.write(self.calls, buf, 1, transfer)
+                let n = file.write(self.calls, buf, 1, transfer)?;
+                whole(self.calls, "write", n, buf.len())
             }
             Addressing::Strided {
                 layout,
@@ -126,10 +141,14 @@ impl EngineFile for MpiioFile {
     fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         let file = self.file.as_ref().expect("open until closed");
         match &self.addressing {
-            Addressing::Offsets => file.read_at(self.calls, buf, offset),
+            Addressing::Offsets => {
+                let n = file.read_at(self.calls, buf, offset)?;
+                whole(self.calls, "read", n, buf.len())
+            }
             Addressing::View { layout, transfer } => {
                 file.seek(view::view_index(layout, offset))?;
-                file.read(self.calls, buf, 1, transfer)
+                let n = file.read(self.calls, buf, 1, transfer)?;
+                whole(self.calls, "read", n, buf.len())
             }
             Addressing::Strided {
                 layout,

@@ -7,7 +7,7 @@ use engine::{EngineConfig, EngineInfo, EngineOption, IoShape, OptKind, Workload}
 
 use crate::engine::{Base, PioEngine};
 use crate::hdf5::{Hdf5, CAPS};
-use crate::register::{check_hints_file, check_mpi, ior, COLLECTIVE_STONEWALL};
+use crate::register::{check_hints_file, check_mpi, COLLECTIVE_STONEWALL};
 
 /// IOR's `-a` name.
 pub const API: &str = "HDF5";
@@ -16,12 +16,12 @@ const HINTS_FILE: &str = "hdf5.hintsFileName";
 
 #[rustfmt::skip]
 pub static OPTIONS: &[EngineOption] = &[
-    ior("hintsFileName", OptKind::Path { default: "" }, "FILE", "MPI-IO hints for the MPI-IO driver: lines IOR_HINT__MPI__<key>=<value> (after the IOR_HINT__MPI__* environment variables)"),
-    ior("showHints", OptKind::Flag { default: false }, "", "print the hints passed to the access property list and those the opened file has (rank 0, every open)"),
-    ior("collectiveMetadata", OptKind::Flag { default: false }, "", "collective metadata reads and writes (H5Pset_all_coll_metadata_ops, H5Pset_coll_metadata_write)"),
-    ior("setAlignment", OptKind::Size { default: 1 }, "SIZE", "objects of this size or more start at multiples of it (H5Pset_alignment)"),
-    ior("noFill", OptKind::Flag { default: false }, "", "no fill values for the datasets (H5Pset_fill_time NEVER)"),
-    ior("chunkSize", OptKind::Number { default: 0 }, "N", "chunked datasets of N elements (8 bytes each) per chunk; 0: contiguous"),
+    EngineOption::ior_named("hintsFileName", OptKind::Path { default: "" }, "FILE", "MPI-IO hints for the MPI-IO driver: lines IOR_HINT__MPI__<key>=<value> (after the IOR_HINT__MPI__* environment variables)"),
+    EngineOption::ior_named("showHints", OptKind::Flag { default: false }, "", "print the hints passed to the access property list and those the opened file has (rank 0, every open)"),
+    EngineOption::ior_named("collectiveMetadata", OptKind::Flag { default: false }, "", "collective metadata reads and writes (H5Pset_all_coll_metadata_ops, H5Pset_coll_metadata_write)"),
+    EngineOption::ior_named("setAlignment", OptKind::Size { default: 1 }, "SIZE", "objects of this size or more start at multiples of it (H5Pset_alignment)"),
+    EngineOption::ior_named("noFill", OptKind::Flag { default: false }, "", "no fill values for the datasets (H5Pset_fill_time NEVER)"),
+    EngineOption::ior_named("chunkSize", OptKind::Number { default: 0 }, "N", "chunked datasets of N elements (8 bytes each) per chunk; 0: contiguous"),
 ];
 
 /// IOR's options of the module that iogauge refuses by name.

@@ -19,26 +19,14 @@ const PREALLOCATE: &str = "mpiio.preallocate";
 const FILE_VIEW: &str = "mpiio.useFileView";
 const STRIDED: &str = "mpiio.useStridedDatatype";
 
-/// One of IOR's `--mpiio.*` options (no `-O` key: IOR takes them only with the dashes).
-pub const fn ior(
-    name: &'static str,
-    kind: OptKind,
-    meta: &'static str,
-    help: &'static str,
-) -> EngineOption {
-    EngineOption {
-        ior: true,
-        ..EngineOption::own(name, kind, meta, help)
-    }
-}
-
+/// IOR's `--mpiio.*` options, under IOR's names.
 #[rustfmt::skip]
 pub static OPTIONS: &[EngineOption] = &[
-    ior("hintsFileName", OptKind::Path { default: "" }, "FILE", "MPI-IO hints: lines IOR_HINT__MPI__<key>=<value> (after the IOR_HINT__MPI__* environment variables)"),
-    ior("showHints", OptKind::Flag { default: false }, "", "print the hints passed to MPI_File_open and those the opened file has (rank 0, every open)"),
-    ior("preallocate", OptKind::Flag { default: false }, "", "MPI_File_preallocate the whole file (-s x -b x tasks, also each file of -F) before writing"),
-    ior("useFileView", OptKind::Flag { default: false }, "", "a file view per rank (a subarray of its blocks); transfers seek in it"),
-    ior("useStridedDatatype", OptKind::Flag { default: false }, "", "with useFileView: IOR's strided datatype, each of a rank's first transfers written -s times, one per segment (IOR: not working)"),
+    EngineOption::ior_named("hintsFileName", OptKind::Path { default: "" }, "FILE", "MPI-IO hints: lines IOR_HINT__MPI__<key>=<value> (after the IOR_HINT__MPI__* environment variables)"),
+    EngineOption::ior_named("showHints", OptKind::Flag { default: false }, "", "print the hints passed to MPI_File_open and those the opened file has (rank 0, every open)"),
+    EngineOption::ior_named("preallocate", OptKind::Flag { default: false }, "", "MPI_File_preallocate the whole file (-s x -b x tasks, also each file of -F) before writing"),
+    EngineOption::ior_named("useFileView", OptKind::Flag { default: false }, "", "a file view per rank (a subarray of its blocks); transfers seek in it"),
+    EngineOption::ior_named("useStridedDatatype", OptKind::Flag { default: false }, "", "with useFileView: IOR's strided datatype, each of a rank's first transfers written -s times, one per segment (IOR: not working)"),
 ];
 
 /// The row of `-a MPIIO`.

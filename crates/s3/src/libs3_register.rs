@@ -17,33 +17,21 @@ use crate::credentials::{self, Credentials};
 use crate::endpoint::{self, Endpoint};
 use crate::libs3::{bucket_name, Layout, Libs3Engine, CAPS};
 
-/// An option IOR's S3-libs3 module has by this name.
-const fn ior(
-    name: &'static str,
-    kind: OptKind,
-    meta: &'static str,
-    help: &'static str,
-) -> EngineOption {
-    EngineOption {
-        ior: true,
-        ..EngineOption::own(name, kind, meta, help)
-    }
-}
-
+/// A flag IOR's S3-libs3 module has by this name.
 const fn flag(name: &'static str, help: &'static str) -> EngineOption {
-    ior(name, OptKind::Flag { default: false }, "", help)
+    EngineOption::ior_named(name, OptKind::Flag { default: false }, "", help)
 }
 
 #[rustfmt::skip]
 pub static OPTIONS: &[EngineOption] = &[
     flag("bucket-per-file", "each file a bucket of its own (its transfers the objects 0 and OFFSET-LENGTH)"),
-    ior("bucket-name-prefix", OptKind::Text { default: "ior" }, "PREFIX", "the bucket's name before IOR's suffix"),
+    EngineOption::ior_named("bucket-name-prefix", OptKind::Text { default: "ior" }, "PREFIX", "the bucket's name before IOR's suffix"),
     flag("dont-suffix-bucket", "no suffix: the bucket is the prefix (IOR adds the sum of the access key's characters times 10^position, modulo 1000)"),
     flag("s3-compatible", "a transfer's or mkdir's failure is not reported (IOR's mode for S3-compatible stores)"),
     flag("use-ssl", "https:// to the host"),
-    ior("host", OptKind::Text { default: "" }, "HOST[:PORT]", "the server; several separated by spaces, commas or semicolons: rank r takes host r modulo their number (default AWS_ENDPOINT_URL)"),
-    ior("access-key", OptKind::Text { default: "" }, "ID", "the access key ID (default AWS_ACCESS_KEY_ID, else ~/.aws/credentials)"),
-    ior("region", OptKind::Text { default: "" }, "REGION", "the region requests are signed for (default AWS_REGION, else us-east-1)"),
+    EngineOption::ior_named("host", OptKind::Text { default: "" }, "HOST[:PORT]", "the server; several separated by spaces, commas or semicolons: rank r takes host r modulo their number (default AWS_ENDPOINT_URL)"),
+    EngineOption::ior_named("access-key", OptKind::Text { default: "" }, "ID", "the access key ID (default AWS_ACCESS_KEY_ID, else ~/.aws/credentials)"),
+    EngineOption::ior_named("region", OptKind::Text { default: "" }, "REGION", "the region requests are signed for (default AWS_REGION, else us-east-1)"),
     EngineOption::own("secret-key-file", OptKind::Secret { env: None }, "FILE", "a file whose first line is the secret key (iogauge's, for IOR's --S3-libs3.secret-key; default AWS_SECRET_ACCESS_KEY, else ~/.aws/credentials)"),
 ];
 
