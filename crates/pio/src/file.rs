@@ -8,8 +8,18 @@ use std::io;
 use engine::{EngineFile, IorLayout};
 
 use crate::ffi::{Calls, Datatype, File};
-use crate::register::Options;
 use crate::view;
+
+/// How a file is addressed, from IOR's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewMode {
+    /// Explicit offsets (the default).
+    Offsets,
+    /// `--mpiio.useFileView`.
+    FileView,
+    /// `--mpiio.useFileView --mpiio.useStridedDatatype`.
+    Strided,
+}
 
 /// How transfers address the file.
 enum Addressing {
@@ -49,7 +59,7 @@ impl MpiioFile {
     /// The file after its open, with the view of `--mpiio.useFileView` set (collective).
     pub fn new(
         file: File,
-        opts: &Options,
+        view: ViewMode,
         layout: Option<&IorLayout>,
         rank: u64,
     ) -> io::Result<Self> {
@@ -57,12 +67,12 @@ impl MpiioFile {
             Some(l) if l.collective => Calls::Collective,
             _ => Calls::Independent,
         };
-        let addressing = match (layout, opts.file_view) {
-            (Some(l), true) => {
+        let addressing = match (layout, view) {
+            (Some(l), ViewMode::FileView | ViewMode::Strided) => {
                 let words = i32::try_from(l.transfer / 8).map_err(|_| too_large("-t / 8"))?;
                 let etype = Datatype::contiguous_words(words)?;
                 let transfer = Datatype::resized(&etype, 0)?;
-                if opts.strided {
+                if view == ViewMode::Strided {
                     let extent = view::strided_stride(l) as i64;
                     Addressing::Strided {
                         layout: *l,

@@ -6,14 +6,12 @@
 use engine::{EngineConfig, EngineInfo, EngineOption, IoShape, OptKind, Workload};
 
 use crate::engine::{Base, PioEngine};
-use crate::hdf5::{Hdf5, CAPS};
+use crate::hdf5::{H5Options, Hdf5, API, CAPS};
 use crate::register::{check_hints_file, check_mpi, COLLECTIVE_STONEWALL};
-
-/// IOR's `-a` name.
-pub const API: &str = "HDF5";
 
 const HINTS_FILE: &str = "hdf5.hintsFileName";
 
+/// IOR's `--hdf5.*` options, under IOR's names.
 #[rustfmt::skip]
 pub static OPTIONS: &[EngineOption] = &[
     EngineOption::ior_named("hintsFileName", OptKind::Path { default: "" }, "FILE", "MPI-IO hints for the MPI-IO driver: lines IOR_HINT__MPI__<key>=<value> (after the IOR_HINT__MPI__* environment variables)"),
@@ -43,27 +41,6 @@ pub static HDF5: EngineInfo = EngineInfo::new(
     make,
 )
 .with_refused(REFUSED);
-
-/// The options of one engine, read once.
-#[derive(Debug, Clone, Default)]
-pub struct H5Options {
-    pub alignment: u64,
-    pub collective_metadata: bool,
-    pub no_fill: bool,
-    /// Elements per chunk; 0: contiguous.
-    pub chunk: u64,
-}
-
-impl H5Options {
-    fn of(cfg: &EngineConfig) -> Self {
-        H5Options {
-            alignment: cfg.number("hdf5.setAlignment"),
-            collective_metadata: cfg.flag("hdf5.collectiveMetadata"),
-            no_fill: cfg.flag("hdf5.noFill"),
-            chunk: cfg.number("hdf5.chunkSize"),
-        }
-    }
-}
 
 fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
     let hints_file = cfg

@@ -6,7 +6,7 @@
 use std::io;
 use std::path::Path;
 
-use engine::{Caps, EngineFile, OpenHints, OpenMode};
+use engine::{Caps, EngineConfig, EngineFile, OpenHints, OpenMode};
 use hdf5_metno_sys::h5f::{H5Fclose, H5Fcreate, H5Fopen, H5F_ACC_RDONLY, H5F_ACC_TRUNC};
 use hdf5_metno_sys::h5p::{
     H5FD_mpio_xfer_t, H5Pclose, H5Pcreate, H5Pset_alignment, H5Pset_all_coll_metadata_ops,
@@ -18,7 +18,30 @@ use crate::engine::{comm_for, Base, Library};
 use crate::ffi;
 use crate::h5::{self, ok, Handle};
 use crate::h5file::{Hdf5File, Lists};
-use crate::h5register::{H5Options, API};
+
+/// IOR's `-a` name.
+pub const API: &str = "HDF5";
+
+/// The options of one engine, read once.
+#[derive(Debug, Clone, Default)]
+pub struct H5Options {
+    pub alignment: u64,
+    pub collective_metadata: bool,
+    pub no_fill: bool,
+    /// Elements per chunk; 0: contiguous.
+    pub chunk: u64,
+}
+
+impl H5Options {
+    pub fn of(cfg: &EngineConfig) -> Self {
+        H5Options {
+            alignment: cfg.number("hdf5.setAlignment"),
+            collective_metadata: cfg.flag("hdf5.collectiveMetadata"),
+            no_fill: cfg.flag("hdf5.noFill"),
+            chunk: cfg.number("hdf5.chunkSize"),
+        }
+    }
+}
 
 pub const CAPS: Caps = Caps {
     does_io: true,

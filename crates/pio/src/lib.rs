@@ -1,14 +1,15 @@
 //! iogauge's engines over the parallel I/O libraries, as IOR runs them (`docs/pio.md`):
-//! `-a MPIIO` through MPI-IO, `-a HDF5` through parallel HDF5. MPI's own I/O needs MPI ranks, so the engines exist in the MPI
-//! build only (feature `mpi`); the binary registers them at start-up ([`register`]) and a build
-//! without MPI refuses their names with the reason (the engine table's refused APIs).
+//! `-a MPIIO` through MPI-IO, `-a HDF5` through parallel HDF5. MPI's own I/O needs MPI ranks,
+//! so the engines exist in the MPI build only (feature `mpi`; HDF5 also needs feature `hdf5`);
+//! the binary registers them at start-up ([`register`]) and a build without them refuses their
+//! names with the reason (the engine table's refused APIs).
 //!
 //! `hints.rs` reads IOR's hints (environment and hints file, pure); `view.rs` is the pattern
-//! math of IOR's file views; `ffi.rs` makes MPI-IO's C calls safe; `engine.rs` is the engine the
-//! libraries share; `mpiio.rs` and `file.rs` open and move MPI-IO's files; `register.rs` is
-//! its row of the engine table: options, checks, constructor. With feature `hdf5`: `h5.rs`
-//! holds HDF5's ids, `hdf5.rs` and `h5file.rs` open and move its files (IOR's datasets),
-//! `h5register.rs` is its row.
+//! math of IOR's file views; `ffi.rs` makes MPI-IO's C calls safe; `engine.rs` is the engine
+//! the libraries share; `mpiio.rs` (the library and its options) and `file.rs` open and move
+//! MPI-IO's files; `register.rs` is its row of the engine table: options, checks,
+//! constructor. With feature `hdf5`: `h5.rs` holds HDF5's ids, `hdf5.rs` and `h5file.rs` open
+//! and move its files (IOR's datasets), `h5register.rs` is its row.
 
 pub mod hints;
 pub mod view;

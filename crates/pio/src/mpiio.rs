@@ -3,14 +3,47 @@
 //! too), preallocated, and its view set (`file.rs`).
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use engine::{Caps, EngineFile, OpenHints, OpenMode};
+use engine::{Caps, EngineConfig, EngineFile, OpenHints, OpenMode};
 
 use crate::engine::{comm_for, Base, Library};
 use crate::ffi::{Access, File};
-use crate::file::MpiioFile;
-use crate::register::{Options, API};
+use crate::file::{MpiioFile, ViewMode};
+
+/// IOR's `-a` name.
+pub const API: &str = "MPIIO";
+
+pub const HINTS_FILE: &str = "mpiio.hintsFileName";
+const SHOW_HINTS: &str = "mpiio.showHints";
+const PREALLOCATE: &str = "mpiio.preallocate";
+pub const FILE_VIEW: &str = "mpiio.useFileView";
+pub const STRIDED: &str = "mpiio.useStridedDatatype";
+
+/// The options of one engine, read once.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub hints_file: Option<PathBuf>,
+    pub show_hints: bool,
+    pub preallocate: bool,
+    pub file_view: bool,
+    pub strided: bool,
+}
+
+impl Options {
+    pub fn of(cfg: &EngineConfig) -> Self {
+        Options {
+            hints_file: cfg
+                .text(HINTS_FILE)
+                .filter(|t| !t.is_empty())
+                .map(PathBuf::from),
+            show_hints: cfg.flag(SHOW_HINTS),
+            preallocate: cfg.flag(PREALLOCATE),
+            file_view: cfg.flag(FILE_VIEW),
+            strided: cfg.flag(STRIDED),
+        }
+    }
+}
 
 pub const CAPS: Caps = Caps {
     does_io: true,
@@ -57,7 +90,12 @@ impl Library for MpiIo {
             // IOR's size, also for a file per process (which then has N times its data).
             file.preallocate(l.segments * l.block * l.tasks)?;
         }
-        let f = MpiioFile::new(file, &self.opts, layout, hints.rank as u64)?;
+        let view = match (self.opts.file_view, self.opts.strided) {
+            (false, _) => ViewMode::Offsets,
+            (true, false) => ViewMode::FileView,
+            (true, true) => ViewMode::Strided,
+        };
+        let f = MpiioFile::new(file, view, layout, hints.rank as u64)?;
         Ok(Box::new(f))
     }
 }

@@ -2,22 +2,11 @@
 //! checks IOR's module makes before any I/O (and the ones iogauge adds where IOR would hang),
 //! and the constructor. Registered by the binary in the MPI build ([`crate::register`]).
 
-use std::path::PathBuf;
-
 use engine::{EngineConfig, EngineInfo, EngineOption, IoShape, OptKind, Workload};
 
 use crate::engine::{Base, PioEngine};
 use crate::hints::Hints;
-use crate::mpiio::{MpiIo, CAPS};
-
-/// IOR's `-a` name.
-pub const API: &str = "MPIIO";
-
-const HINTS_FILE: &str = "mpiio.hintsFileName";
-const SHOW_HINTS: &str = "mpiio.showHints";
-const PREALLOCATE: &str = "mpiio.preallocate";
-const FILE_VIEW: &str = "mpiio.useFileView";
-const STRIDED: &str = "mpiio.useStridedDatatype";
+use crate::mpiio::{MpiIo, Options, API, CAPS, FILE_VIEW, HINTS_FILE, STRIDED};
 
 /// IOR's `--mpiio.*` options, under IOR's names.
 #[rustfmt::skip]
@@ -41,31 +30,6 @@ pub static MPIIO: EngineInfo = EngineInfo::new(
     None,
     make,
 );
-
-/// The options of one engine, read once.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    pub hints_file: Option<PathBuf>,
-    pub show_hints: bool,
-    pub preallocate: bool,
-    pub file_view: bool,
-    pub strided: bool,
-}
-
-impl Options {
-    pub fn of(cfg: &EngineConfig) -> Self {
-        Options {
-            hints_file: cfg
-                .text(HINTS_FILE)
-                .filter(|t| !t.is_empty())
-                .map(PathBuf::from),
-            show_hints: cfg.flag(SHOW_HINTS),
-            preallocate: cfg.flag(PREALLOCATE),
-            file_view: cfg.flag(FILE_VIEW),
-            strided: cfg.flag(STRIDED),
-        }
-    }
-}
 
 fn make(cfg: &EngineConfig, _rank: usize) -> Box<dyn engine::Engine> {
     let opts = Options::of(cfg);
