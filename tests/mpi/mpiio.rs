@@ -147,6 +147,19 @@ fn hints_from_the_environment_and_a_file_are_shown_and_recorded() {
         stdout.contains("\nhints returned from opened file {\n"),
         "{stdout}"
     );
+    // Old IOR's -U names the same file.
+    let args = format!(
+        "ior -t 64k -b 256k -w -a MPIIO --mpiio.showHints -U {} -o {}/g --no-store",
+        hints.display(),
+        d.path().display()
+    );
+    let r = mpirun_line(2, &args).ok();
+    assert!(
+        r.stdout
+            .contains("\tcb_nodes = 1\n\tromio_cb_write = enable\n}"),
+        "{}",
+        r.stdout
+    );
     let doc = json(&d.path().join("r.json"));
     let recorded = doc["phases"][0]["mpi_hints"]
         .as_object()

@@ -474,6 +474,15 @@ pub(crate) fn check_kinds<'a>(
 ) -> Result<(), String> {
     for (name, value) in &cfg.options {
         let Some((_, opt)) = lookup(name) else {
+            // An option of an IOR module this build refuses (old IOR's -U sets
+            // `mpiio.hintsFileName`): say why the module is missing.
+            let module = name.split('.').next().unwrap_or("");
+            if let Some(r) = REFUSED_APIS.iter().find(|r| r.modules.contains(&module)) {
+                return Err(format!(
+                    "--{name} is an option of -a {}: {}",
+                    r.name, r.reason
+                ));
+            }
             return Err(format!("--{name}: no engine has this option"));
         };
         if !opt.kind.accepts(value) {

@@ -213,6 +213,20 @@ mod tests {
     }
 
     #[test]
+    fn old_iors_hints_file_option() {
+        // Parsed only: -a MPIIO is the MPI build's (this crate registers no engine).
+        let c = parse(&args("-c -U /etc/hints -o /tmp/z/f")).unwrap();
+        assert!(c.params.collective);
+        let hints = c.params.engine.options.get("mpiio.hintsFileName");
+        assert_eq!(hints, Some(&engine::OptValue::Text("/etc/hints".into())));
+        let e = validate(&c.params, 1).unwrap_err();
+        assert!(
+            e.contains("--mpiio.hintsFileName is an option of -a MPIIO"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn odirect_mmap() {
         let c = ok("-N 2 -a POSIX --posix.odirect -t 16m -b 256m -i 3 -e -F -o /tmp/z/out.dat");
         assert!(c.params.engine.flag("posix.odirect") && c.params.file_per_proc && c.params.fsync);

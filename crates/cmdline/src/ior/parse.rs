@@ -13,6 +13,8 @@ struct Parser {
     cmd: IorCommand,
     repetitions: Option<i64>,
     inter_test_delay: Option<f64>,
+    /// `-U`: the hints file, for the module of `-a` once every option is in.
+    hints_file: Option<String>,
 }
 
 /// Parses the arguments after `ior` (IOR's rules; see `crate::optparse`).
@@ -71,6 +73,7 @@ impl Fields<Target> for Parser {
             Target::Repetitions => self.repetitions = Some(v.signed()?),
             Target::InterTestDelay => self.inter_test_delay = Some(v.decimal()?),
             Target::TestFile => p.test_file = v.text.to_string(),
+            Target::HintsFile => self.hints_file = Some(v.text.to_string()),
             Target::Deadline => p.deadline_for_stonewalling_s = v.time()?,
             Target::MaxTime => p.max_time_duration_min = v.time()?,
             Target::Signature => p.time_stamp_signature = Some(v.signed()?).filter(|&s| s != 0),
@@ -144,6 +147,19 @@ impl Parser {
                  (IOR refuses this; add -k to silence this warning)"
                     .to_string(),
             );
+        }
+        // Old IOR's -U: the hints file of the MPI-IO or HDF5 module, whichever -a names (with
+        // another engine the engine's checks refuse `--mpiio.hintsFileName`, naming it).
+        if let Some(file) = self.hints_file {
+            let module = if p.engine.api.eq_ignore_ascii_case("HDF5") {
+                "hdf5"
+            } else {
+                "mpiio"
+            };
+            let name = format!("{module}.hintsFileName");
+            if !p.engine.options.contains_key(&name) {
+                p.engine.set(&name, engine::OptValue::Text(file));
+            }
         }
         // IOR's rule: with none of -w, -r, -W, -R, both write and read run.
         if !(p.write_file || p.read_file || p.check_write || p.check_read) {
