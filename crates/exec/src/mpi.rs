@@ -23,12 +23,12 @@ use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
 use mpi::environment::Universe;
 use mpi::raw::AsRaw;
-
-/// MPI's C interface (mpi-sys), for the crates that call what rsmpi does not wrap (MPI-IO).
-pub use mpi::ffi;
 use mpi::topology::{Color, SimpleCommunicator};
 use mpi::traits::*;
 use mpi::Count;
+
+/// MPI's C interface (mpi-sys), for the crates that call what rsmpi does not wrap (MPI-IO).
+pub use mpi::ffi;
 
 use crate::threads::{panic_text, RankFailure, RankOutcome};
 use crate::{Comm, CommError, Message, NodeMap, ReduceOp};

@@ -142,8 +142,8 @@ pub fn validate(p: &IorParams, tasks: usize) -> Result<Vec<String>, String> {
     if p.collective && !info.caps.collective {
         return Err(format!(
             "-c (collective transfers) is not supported by -a {}: it needs an engine that \
-             makes them (-a MPIIO in the MPI build, under mpirun or srun); IOR's other back \
-             ends ignore -c",
+             makes them (-a MPIIO or -a HDF5 in the MPI build, under mpirun or srun); IOR's \
+             other back ends ignore -c",
             info.name
         ));
     }
