@@ -231,5 +231,6 @@ pub fn header(
         nodes: node_map.num_nodes(),
         tasks: setup.ranks(),
         tasks_per_node: node_map.tasks_on_node0(),
+        api_version: engine.api_version(),
     }
 }

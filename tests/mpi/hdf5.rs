@@ -151,6 +151,10 @@ fn hints_are_shown_and_recorded() {
     );
     let r = mpirun_env(2, &[("IOR_HINT__MPI__cb_nodes", "1")], &args).ok();
     let stdout = &r.stdout;
+    assert!(
+        stdout.contains(" (Parallel)\n"),
+        "IOR's apiVersion: {stdout}"
+    );
     let passed = "\nhints passed to access property list {\n\tcb_nodes = 1\n}\n";
     assert_eq!(stdout.matches(passed).count(), 1, "{stdout}");
     assert!(

@@ -137,6 +137,12 @@ fn hints_from_the_environment_and_a_file_are_shown_and_recorded() {
     );
     let r = mpirun_env(2, &[("IOR_HINT__MPI__romio_ds_write", "disable")], &args).ok();
     let stdout = &r.stdout;
+    // IOR's header: MPI's version, and -c.
+    assert!(stdout.contains("\napiVersion          : (3."), "{stdout}");
+    assert!(
+        stdout.contains("\ntype                : collective\n"),
+        "{stdout}"
+    );
     let passed = "\nhints passed to MPI_File_open() {\n\tromio_ds_write = disable\n\tcb_nodes = 1\n\tromio_cb_write = enable\n}\n";
     assert_eq!(
         stdout.matches(passed).count(),

@@ -333,6 +333,11 @@ pub trait Engine: Send {
     fn shared_abort(&self, _target: Target<'_>, _token: &[u8]) -> io::Result<()> {
         Ok(())
     }
+    /// The library's version as IOR's `apiVersion` line shows it (`(3.1)` for MPI-IO, `1.10.8
+    /// (Parallel)` for HDF5); empty for an engine IOR shows none for.
+    fn api_version(&self) -> String {
+        String::new()
+    }
     /// What the engine's library put in effect for the last file it opened, taken: MPI-IO's
     /// hints of the open file (`MPI_File_get_info`), for the phase's result. Empty for an
     /// engine without such settings. Called after a phase, outside its timed window.

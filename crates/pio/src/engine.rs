@@ -19,6 +19,8 @@ use crate::hints::Hints;
 /// One library's way of opening a file.
 pub trait Library: Send + 'static {
     fn caps(&self) -> Caps;
+    /// IOR's `apiVersion` of the library.
+    fn api_version(&self) -> String;
     /// Opens `path` for a phase with the hints `base` builds.
     fn open(
         &self,
@@ -172,6 +174,9 @@ impl<L: Library> Engine for PioEngine<L> {
     }
     fn read_dir(&self, target: Target<'_>) -> io::Result<Vec<DirEntry>> {
         self.base.posix.read_dir(target)
+    }
+    fn api_version(&self) -> String {
+        self.lib.api_version()
     }
     fn take_in_effect(&self) -> Vec<(String, String)> {
         std::mem::take(&mut self.base.in_effect.borrow_mut())

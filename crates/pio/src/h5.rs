@@ -7,7 +7,7 @@ use std::io;
 use std::ptr;
 use std::sync::Once;
 
-use hdf5_metno_sys::h5::{herr_t, hsize_t, H5open};
+use hdf5_metno_sys::h5::{herr_t, hsize_t, H5get_libversion, H5open};
 use hdf5_metno_sys::h5e::{H5Eset_auto2, H5E_DEFAULT};
 use hdf5_metno_sys::h5i::hid_t;
 
@@ -24,6 +24,14 @@ pub fn start() -> io::Result<()> {
         }
     });
     ok("H5open", rc)
+}
+
+/// The library's version, `(1, 10, 8)`.
+pub fn version() -> (u32, u32, u32) {
+    let (mut a, mut b, mut c) = (0, 0, 0);
+    // SAFETY: out-parameters only; callable before H5open.
+    unsafe { H5get_libversion(&mut a, &mut b, &mut c) };
+    (a, b, c)
 }
 
 /// `rc` of `call` (negative: failed).

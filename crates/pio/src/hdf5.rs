@@ -76,6 +76,12 @@ impl Library for Hdf5 {
         CAPS
     }
 
+    /// IOR's: the library's version and "(Parallel)".
+    fn api_version(&self) -> String {
+        let (a, b, c) = h5::version();
+        format!("{a}.{b}.{c} (Parallel)")
+    }
+
     fn open(
         &self,
         base: &Base,

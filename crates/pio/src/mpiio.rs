@@ -67,6 +67,12 @@ impl Library for MpiIo {
         CAPS
     }
 
+    /// IOR's: `MPI_Get_version` as `(3.1)`.
+    fn api_version(&self) -> String {
+        let (v, s) = crate::ffi::version();
+        format!("({v}.{s})")
+    }
+
     fn open(
         &self,
         base: &Base,

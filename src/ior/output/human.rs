@@ -38,10 +38,17 @@ pub(super) fn options(p: &IorParams, h: &Header) -> Vec<(&'static str, OptValue)
     };
     let mut o = vec![
         ("api", t(&p.engine.api)),
-        ("apiVersion", t("")),
+        ("apiVersion", t(&h.api_version)),
         ("test filename", t(&p.test_file)),
         ("access", t(access)),
-        ("type", t("independent")),
+        (
+            "type",
+            t(if p.collective {
+                "collective"
+            } else {
+                "independent"
+            }),
+        ),
         ("segments", Int(p.segment_count as i64)),
         ("ordering in a file", t(ordering)),
     ];
@@ -331,6 +338,7 @@ pub(crate) mod tests {
             nodes: 1,
             tasks: 2,
             tasks_per_node: 2,
+            api_version: String::new(),
         };
         (p, h)
     }

@@ -47,6 +47,8 @@ pub struct Header {
     pub tasks: usize,
     /// IOR's `numTasksOnNode0`.
     pub tasks_per_node: usize,
+    /// IOR's `apiVersion`: the engine's library version (`(3.1)` for MPI-IO), else empty.
+    pub api_version: String,
 }
 
 /// Prints one IOR run in the format `-O summaryFormat` chose.
