@@ -7,8 +7,10 @@
 //! `cpu.rs`: `/proc/stat`'s cpu line (the node's busy fraction). `disk.rs`:
 //! `/proc/diskstats` (a device's requests, bytes, merges and queue time). `mem.rs`:
 //! `/proc/meminfo`'s dirty and write-back bytes. `procio.rs`: `/proc/self/io`. `net.rs`:
-//! `/proc/net/dev`.
+//! `/proc/net/dev`. `block.rs`: the block devices behind a path (sysfs), whose lines of
+//! `/proc/diskstats` a phase's device figures come from.
 
+pub mod block;
 pub mod cpu;
 pub mod disk;
 pub mod mem;
