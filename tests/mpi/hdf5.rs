@@ -173,7 +173,10 @@ fn hints_are_shown_and_recorded() {
 fn refusals_before_any_io() {
     for (extra, names) in [
         ("-z", "random offset not available with HDF5"),
-        ("-D 5 -O stoneWallingWearOut=1", "-D with -a HDF5 needs -c"),
+        (
+            "-D 5 -O stoneWallingWearOut=1",
+            "-D with -a HDF5 on a shared file needs -c",
+        ),
         ("--hdf5.individualDataSets", "--hdf5.individualDataSets"),
         ("--hdf5.chunkSize=1048576", "--hdf5.chunkSize 1048576"),
     ] {

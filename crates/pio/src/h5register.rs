@@ -67,10 +67,12 @@ fn check_shape(opts: &H5Options, s: &IoShape) -> Result<(), String> {
     if s.random_offset {
         return Err("random offset not available with HDF5 (-z with -a HDF5)".into());
     }
-    if s.stonewall && !s.collective {
+    // A file per process is HDF5's on MPI_COMM_SELF: nobody else takes part in its calls.
+    if s.stonewall && !s.collective && !s.file_per_proc {
         return Err(
-            "-D with -a HDF5 needs -c: HDF5 creates and closes datasets collectively, and \
-             ranks that stop in different segments would wait for each other for ever"
+            "-D with -a HDF5 on a shared file needs -c: HDF5 creates and closes datasets \
+             collectively, and ranks that stop in different segments would wait for each \
+             other for ever"
                 .into(),
         );
     }
@@ -121,11 +123,19 @@ mod tests {
         };
         assert!(check_shape(&o, &d(false, true))
             .unwrap_err()
-            .contains("-D with -a HDF5 needs -c"));
+            .contains("-D with -a HDF5 on a shared file needs -c"));
         assert!(check_shape(&o, &d(true, false))
             .unwrap_err()
             .contains("stoneWallingWearOut"));
         assert!(check_shape(&o, &d(true, true)).is_ok());
+        let own_files = IoShape {
+            file_per_proc: true,
+            ..d(false, false)
+        };
+        assert!(
+            check_shape(&o, &own_files).is_ok(),
+            "-F -D: nothing collective"
+        );
         let big = H5Options {
             chunk: 1024,
             ..H5Options::default()
