@@ -230,8 +230,6 @@ pub struct IoShape {
     pub block_size: u64,
     /// A sync after every write transfer (IOR `-Y`).
     pub fsync_per_write: bool,
-    /// `-s`.
-    pub segments: u64,
     /// `-F`.
     pub file_per_proc: bool,
     /// `-c`: collective transfers.

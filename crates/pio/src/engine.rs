@@ -16,6 +16,24 @@ use engine::{
 use crate::ffi::{self, Access, File, Info};
 use crate::hints::Hints;
 
+/// What an engine of IOR's parallel I/O modules can do: real bytes through the page cache,
+/// collective transfers, no metadata operations; `container` when its files hold the
+/// library's own structure beside the data (HDF5).
+pub const fn library_caps(api_name: &'static str, container: bool) -> Caps {
+    Caps {
+        does_io: true,
+        metadata: false,
+        alignment: 1,
+        needs_file_size: false,
+        page_cache: true,
+        api_name,
+        queued: false,
+        collective: true,
+        container,
+        object: None,
+    }
+}
+
 /// One library's way of opening a file.
 pub trait Library: Send + 'static {
     fn caps(&self) -> Caps;

@@ -60,7 +60,7 @@ pub fn c_path(path: &Path) -> io::Result<CString> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in the path"))
 }
 
-pub fn c_text(text: &str) -> io::Result<CString> {
+fn c_text(text: &str) -> io::Result<CString> {
     CString::new(text).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte"))
 }
 

@@ -99,7 +99,6 @@ mod tests {
         IoShape {
             transfer_size: 1024,
             block_size: 4096,
-            segments: 2,
             ..IoShape::default()
         }
     }

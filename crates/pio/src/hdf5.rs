@@ -14,7 +14,7 @@ use hdf5_metno_sys::h5p::{
     H5P_CLS_DATASET_CREATE, H5P_CLS_DATASET_XFER, H5P_CLS_FILE_ACCESS, H5P_DEFAULT,
 };
 
-use crate::engine::{comm_for, Base, Library};
+use crate::engine::{comm_for, library_caps, Base, Library};
 use crate::ffi;
 use crate::h5::{self, ok, Handle};
 use crate::h5file::{Hdf5File, Lists};
@@ -43,18 +43,7 @@ impl H5Options {
     }
 }
 
-pub const CAPS: Caps = Caps {
-    does_io: true,
-    metadata: false,
-    alignment: 1,
-    needs_file_size: false,
-    page_cache: true,
-    api_name: API,
-    queued: false,
-    collective: true,
-    container: true,
-    object: None,
-};
+pub const CAPS: Caps = library_caps(API, true);
 
 pub struct Hdf5 {
     pub opts: H5Options,

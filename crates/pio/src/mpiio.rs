@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use engine::{Caps, EngineConfig, EngineFile, OpenHints, OpenMode};
 
-use crate::engine::{comm_for, Base, Library};
+use crate::engine::{comm_for, library_caps, Base, Library};
 use crate::ffi::{Access, File};
 use crate::file::{MpiioFile, ViewMode};
 
@@ -45,18 +45,7 @@ impl Options {
     }
 }
 
-pub const CAPS: Caps = Caps {
-    does_io: true,
-    metadata: false,
-    alignment: 1,
-    needs_file_size: false,
-    page_cache: true,
-    api_name: API,
-    queued: false,
-    collective: true,
-    container: false,
-    object: None,
-};
+pub const CAPS: Caps = library_caps(API, false);
 
 pub struct MpiIo {
     pub opts: Options,

@@ -137,7 +137,6 @@ mod tests {
         IoShape {
             transfer_size: t,
             block_size: b,
-            segments: 1,
             ..IoShape::default()
         }
     }

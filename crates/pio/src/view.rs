@@ -18,16 +18,6 @@ pub fn view_index(l: &IorLayout, offset: u64) -> u64 {
     per_block * segment + within / l.transfer
 }
 
-/// The file offset of view index `index` (the inverse of [`view_index`]).
-pub fn view_offset(l: &IorLayout, index: u64) -> u64 {
-    if l.file_per_proc {
-        return index * l.transfer;
-    }
-    let per_block = l.block / l.transfer;
-    let (segment, j) = (index / per_block, index % per_block);
-    segment * l.tasks * l.block + l.pretend * l.block + j * l.transfer
-}
-
 /// The file type's shape of a view: a 2-D subarray `{1, (b/t)·N}` of transfers of which the
 /// pretend rank's `{1, b/t}` at `{0, (b/t)·p}` shows (a file per process: all of `b/t`).
 /// `None` when a count does not fit MPI's `int`.
@@ -66,6 +56,16 @@ pub fn strided_stride(l: &IorLayout) -> u64 {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The file offset of view index `index` (the inverse of [`view_index`]).
+    fn view_offset(l: &IorLayout, index: u64) -> u64 {
+        if l.file_per_proc {
+            return index * l.transfer;
+        }
+        let per_block = l.block / l.transfer;
+        let (segment, j) = (index / per_block, index % per_block);
+        segment * l.tasks * l.block + l.pretend * l.block + j * l.transfer
+    }
 
     fn layout(t: u64, per_block: u64, s: u64, tasks: u64, pretend: u64, fpp: bool) -> IorLayout {
         IorLayout {

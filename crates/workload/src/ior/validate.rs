@@ -13,7 +13,6 @@ pub fn io_shape(p: &IorParams) -> IoShape {
         transfer_size: p.transfer_size,
         block_size: p.block_size,
         fsync_per_write: p.fsync_per_write,
-        segments: p.segment_count,
         file_per_proc: p.file_per_proc,
         collective: p.collective,
         random_offset: p.random_offset > 0,
