@@ -42,6 +42,8 @@ fn notice(n: &Notice<'_>) -> Value {
             }
             Io500Text::Warning(_) => json!({"notice": "io500-warning"}),
         },
+        Notice::Mark(m) => json!({"notice": "mark", "text": m.text, "time": m.time,
+            "elapsed_s": m.elapsed_s}),
     }
 }
 

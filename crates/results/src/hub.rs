@@ -11,12 +11,29 @@ use crate::warnings::phase_alerts;
 use crate::sink::{
     Detail, Event, Fanout, IntervalSample, Notice, PhaseEnd, PhaseStart, RunEnd, Sink,
 };
-use crate::{PhaseResult, RunResult};
+use crate::{Mark, PhaseResult, RunResult, SystemFigures};
+use measure::now_ns;
 
 pub struct Hub {
     doc: RunResult,
     sinks: Fanout,
     thresholds: Thresholds,
+    /// Reads the system's side of each phase (`--no-system`: none).
+    probe: Option<Box<dyn PhaseProbe>>,
+    /// When the run and the open phase started (`measure::now_ns`), for the marks.
+    run_start_ns: u64,
+    phase_start_ns: Option<u64>,
+}
+
+/// What the machine did while a phase ran: a snapshot at the phase's start event (before its
+/// opening barrier), one per sampler interval, and one at its end (after its closing barrier
+/// and the gather), all outside the timed window.
+pub trait PhaseProbe: Send {
+    fn phase_start(&mut self);
+    /// Called by the sampler, about once a second while a phase runs.
+    fn interval(&mut self);
+    /// The figures since `phase_start`; `None` when no phase was started.
+    fn phase_end(&mut self) -> Option<SystemFigures>;
 }
 
 impl Hub {
@@ -26,7 +43,15 @@ impl Hub {
             doc,
             sinks,
             thresholds: Thresholds::default(),
+            probe: None,
+            run_start_ns: now_ns(),
+            phase_start_ns: None,
         }
+    }
+
+    /// The system's side of each phase comes from `probe` (`--no-system`: never set).
+    pub fn set_probe(&mut self, probe: Box<dyn PhaseProbe>) {
+        self.probe = Some(probe);
     }
 
     /// The thresholds of the checks (`--warn`); the defaults otherwise.
@@ -48,21 +73,58 @@ impl Hub {
     }
 
     pub fn start(&mut self) {
+        self.run_start_ns = now_ns();
         self.sinks.event(&Event::RunStart(&self.doc));
     }
 
+    /// The probe's snapshot first, so that the sinks' work falls inside the window it covers
+    /// rather than the phase's.
     pub fn phase_start(&mut self, p: &PhaseStart) {
+        if let Some(probe) = &mut self.probe {
+            probe.phase_start();
+        }
+        self.phase_start_ns = Some(now_ns());
         self.sinks.event(&Event::PhaseStart(p));
     }
 
     pub fn interval(&mut self, s: &IntervalSample) {
+        if let Some(probe) = &mut self.probe {
+            probe.interval();
+        }
         self.sinks.event(&Event::Interval(s));
+    }
+
+    /// A mark from outside (`iogauge mark`): stamped now, with the phase it falls in, kept in
+    /// the document and told to the sinks; returns it as stored.
+    pub fn mark(&mut self, text: &str) -> Mark {
+        let now = now_ns();
+        let phase = self.phase_start_ns.map(|start| {
+            (
+                self.doc.phases.len(),
+                measure::secs(now.saturating_sub(start)),
+            )
+        });
+        let mark = Mark {
+            text: text.to_string(),
+            time: measure::now_rfc3339(),
+            elapsed_s: measure::secs(now.saturating_sub(self.run_start_ns)),
+            phase: phase.map(|p| p.0),
+            phase_t_s: phase.map(|p| p.1),
+        };
+        self.doc.marks.push(mark.clone());
+        self.sinks.event(&Event::Notice(&Notice::Mark(&mark)));
+        mark
     }
 
     /// Adds the phase to the document (its verification errors to the run's) with its rank
     /// spread and the alerts its checks call for, then tells the sinks. A phase that comes
     /// with alerts (an IO500 phase from its tool's run) keeps them, once each.
     pub fn phase_end(&mut self, mut result: PhaseResult, detail: Detail<'_>) {
+        let system = self.probe.as_mut().and_then(|p| p.phase_end());
+        self.phase_start_ns = None;
+        if result.system.is_none() {
+            result.system = system;
+        }
         if result.spread.is_none() && result.working_ranks().count() > 1 {
             result.spread = result.rank_spread();
         }

@@ -13,6 +13,7 @@ mod hub;
 pub mod io500;
 pub mod ior;
 mod json;
+pub mod mark;
 pub mod mdtest;
 pub mod mdworkbench;
 pub mod mix;
@@ -24,13 +25,16 @@ mod schema;
 pub mod sink;
 mod spread;
 pub mod startup;
+pub mod system;
 pub mod warnings;
 
 pub use alert::{Alert, AlertId, Thresholds};
 pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};
 pub use content::content_hash;
 pub use environment::{capture, fs_info, hostname, mem_total, Environment, FsInfo};
-pub use hub::{Hub, SharedHub};
+pub use hub::{Hub, PhaseProbe, SharedHub};
+pub use mark::Mark;
+pub use system::SystemFigures;
 pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};
 pub use measure::{HistogramSummary, SeriesSummary};
 pub use model::{

@@ -57,6 +57,9 @@ pub struct RunResult {
     /// never a baseline for `compare --fail-if-slower`. Empty for a valid run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub invalid: Vec<String>,
+    /// Marks put into the run from outside while it ran (`iogauge mark`), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<crate::mark::Mark>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, JsonSchema)]
@@ -147,6 +150,10 @@ pub struct PhaseResult {
     /// them (`MPI_File_get_info`: ROMIO's or OMPIO's names); `-a MPIIO` only.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub mpi_hints: BTreeMap<String, String>,
+    /// What the machine did while the phase ran: CPU, process I/O, network, block devices,
+    /// dirty pages, NFS/Lustre client counters (`docs/system.md`); absent with `--no-system`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<crate::system::SystemFigures>,
 }
 
 /// Many requests in flight: what a phase on a queued engine kept in flight. The latencies of
@@ -336,6 +343,7 @@ impl PhaseResult {
             interrupted: false,
             queue: None,
             mpi_hints: BTreeMap::new(),
+            system: None,
         }
     }
 }
@@ -389,6 +397,7 @@ impl RunResult {
             mix: None,
             dlio: None,
             invalid: Vec::new(),
+            marks: Vec::new(),
         }
     }
 

@@ -154,6 +154,8 @@ pub enum Notice<'a> {
     Workload(&'a dyn WorkloadNotice),
     /// The IO500's own text: result.txt, result_summary.txt and the console.
     Io500(&'a Io500Text<'a>),
+    /// A mark put into the run from outside (`iogauge mark`); also in `marks`.
+    Mark(&'a crate::Mark),
 }
 
 impl<'a> Notice<'a> {

@@ -72,6 +72,7 @@ pub fn document(p: &Parsed, config: Option<&Config>, warnings: Vec<String>) -> R
         mix: None,
         dlio: None,
         invalid: Vec::new(),
+        marks: Vec::new(),
     };
     doc.warnings
         .extend(p.run_invalid.iter().map(|r| format!("INVALID run: {r}")));
