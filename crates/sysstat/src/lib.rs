@@ -8,13 +8,17 @@
 //! `/proc/diskstats` (a device's requests, bytes, merges and queue time). `mem.rs`:
 //! `/proc/meminfo`'s dirty and write-back bytes. `procio.rs`: `/proc/self/io`. `net.rs`:
 //! `/proc/net/dev`. `block.rs`: the block devices behind a path (sysfs), whose lines of
-//! `/proc/diskstats` a phase's device figures come from.
+//! `/proc/diskstats` a phase's device figures come from. `nfs.rs`: `/proc/self/mountstats`
+//! (an NFS mount's bytes and per-RPC counts and times). `lustre.rs`: Lustre's
+//! `llite.*.stats` (a client mount's calls, bytes and latencies) and where to find them.
 
 pub mod block;
 pub mod cpu;
 pub mod disk;
+pub mod lustre;
 pub mod mem;
 pub mod net;
+pub mod nfs;
 pub mod procio;
 
 /// The `n`th whitespace-separated field of `line` as a number; `None` when missing or not one.
