@@ -79,6 +79,10 @@ pub struct Cli {
     /// No terminal output but errors and warnings (no progress line); anywhere on the line
     #[arg(long)]
     pub quiet: bool,
+    /// Do not read what the system did in each phase (CPU, devices, dirty pages, NFS and
+    /// Lustre counters: docs/system.md); anywhere on the line
+    #[arg(long)]
+    pub no_system: bool,
     /// Serve live metrics at http://ADDR:PORT/metrics for Prometheus (docs/monitoring.md);
     /// anywhere on the line
     #[arg(long, value_name = "ADDR:PORT")]
@@ -180,6 +184,16 @@ pub enum Command {
     Import {
         #[arg(num_args = 1.., required = true, value_name = "PATH")]
         paths: Vec<std::path::PathBuf>,
+    },
+    /// Put a timestamped mark into the run in progress, from another shell: "disk 3 pulled"
+    /// (docs/marks.md)
+    Mark {
+        /// One line of text, at most 1000 bytes (quote it)
+        #[arg(value_name = "TEXT")]
+        text: String,
+        /// The run when several are in progress: its process id or its run id
+        #[arg(long, value_name = "ID")]
+        run: Option<String>,
     },
 }
 

@@ -23,6 +23,8 @@ pub struct GlobalOpts {
     pub warn: Vec<String>,
     /// `--allow-root-target`: a tree may be made and removed in `/`, `$HOME` or a mount's root.
     pub allow_root_target: bool,
+    /// `--no-system`: do not read what the system did in each phase (docs/system.md).
+    pub no_system: bool,
     /// `--metrics`, `--metrics-linger`, `--influx`, `--influx-interval`,
     /// `--influx-token-file` (`monitoring.rs` checks them).
     pub monitoring: MonitoringOpts,
@@ -63,10 +65,13 @@ pub fn extract(args: Vec<String>) -> Result<(Vec<String>, GlobalOpts), String> {
         match name {
             "--db" => opts.db = Some(PathBuf::from(value("a file name")?)),
             "--label" => opts.labels.push(value("KEY=VALUE")?),
-            "--no-store" | "--quiet" | "--allow-root-target" if inline.is_some() => {
+            "--no-store" | "--quiet" | "--allow-root-target" | "--no-system"
+                if inline.is_some() =>
+            {
                 return Err(format!("{name} takes no value"));
             }
             "--no-store" => opts.no_store = true,
+            "--no-system" => opts.no_system = true,
             "--metrics" => opts.monitoring.metrics = Some(value("ADDR:PORT")?),
             "--metrics-linger" => opts.monitoring.metrics_linger = Some(value("SECONDS")?),
             "--influx" => opts.monitoring.influx = Some(value("a URL")?),

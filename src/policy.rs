@@ -1,5 +1,6 @@
-//! The global options `--warn ID=VALUE` and `--drop-caches[=MODE]` (`docs/warnings.md`): the
-//! thresholds of the warnings and the cache drops every run's session takes. Kept for the
+//! The global options `--warn ID=VALUE`, `--drop-caches[=MODE]` (`docs/warnings.md`) and
+//! `--no-system` (`docs/system.md`): the thresholds of the warnings, the cache drops and the
+//! system probe every run's session takes. Kept for the
 //! process once parsed, because every MPI rank parses the same line and its sessions (an
 //! IO500 phase's on the ranks that only take part, too) must drop alike: the drops are
 //! collective.
@@ -40,6 +41,7 @@ pub fn from_opts(o: &GlobalOpts) -> Result<RunPolicy, String> {
     Ok(RunPolicy {
         thresholds,
         drop_caches,
+        system: !o.no_system,
     })
 }
 

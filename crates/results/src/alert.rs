@@ -53,6 +53,10 @@ pub enum AlertId {
     CacheDropLimited,
     DlioDatasetBelowMinimum,
     DlioCheckpointCache,
+    WriteNotOnDevice,
+    SmallDeviceRequests,
+    ClientCpuSaturated,
+    ReadNotFromDevice,
 }
 
 /// How a rule's value reads.
@@ -99,6 +103,14 @@ pub const RULES: &[Rule] = &[
         help: "a dlio training data set is smaller than MLPerf Storage's minimum for the run's ranks and host memory" },
     Rule { id: AlertId::DlioCheckpointCache, unit: Unit::Switch, default: 1.0,
         help: "a dlio checkpoint run reads back what it wrote without --drop-caches while a client wrote less than 3x its memory" },
+    Rule { id: AlertId::WriteNotOnDevice, unit: Unit::Fraction, default: 0.5,
+        help: "less than this share of a write phase's bytes reached the target's block device before the phase ended" },
+    Rule { id: AlertId::SmallDeviceRequests, unit: Unit::Ratio, default: 4.0,
+        help: "the device's requests were more than this many times smaller than the phase's transfers (or the device's largest request)" },
+    Rule { id: AlertId::ClientCpuSaturated, unit: Unit::Fraction, default: 0.9,
+        help: "the run's processes used more than this share of the CPUs available to them, or the node was this busy" },
+    Rule { id: AlertId::ReadNotFromDevice, unit: Unit::Fraction, default: 0.1,
+        help: "the target's block device delivered less than this share of a read phase's bytes" },
 ];
 
 impl AlertId {
@@ -114,6 +126,10 @@ impl AlertId {
             AlertId::CacheDropLimited => "cache-drop-limited",
             AlertId::DlioDatasetBelowMinimum => "dlio-dataset-below-minimum",
             AlertId::DlioCheckpointCache => "dlio-checkpoint-cache",
+            AlertId::WriteNotOnDevice => "write-not-on-device",
+            AlertId::SmallDeviceRequests => "small-device-requests",
+            AlertId::ClientCpuSaturated => "client-cpu-saturated",
+            AlertId::ReadNotFromDevice => "read-not-from-device",
         }
     }
 

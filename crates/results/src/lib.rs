@@ -27,6 +27,7 @@ mod spread;
 pub mod startup;
 pub mod system;
 pub mod warnings;
+mod warnings_system;
 
 pub use alert::{Alert, AlertId, Thresholds};
 pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};

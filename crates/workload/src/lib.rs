@@ -29,4 +29,5 @@ pub mod session;
 mod skeleton;
 pub mod startup;
 pub mod stop;
+pub mod system;
 pub mod target;

@@ -48,6 +48,9 @@ pub enum DropCaches {
 pub struct RunPolicy {
     pub thresholds: Thresholds,
     pub drop_caches: DropCaches,
+    /// Read what the system did in each phase (CPU, devices, dirty pages; `--no-system`
+    /// turns it off). Off by default, so that a bare session reads nothing.
+    pub system: bool,
 }
 
 impl Session {
@@ -69,7 +72,14 @@ impl Session {
 
     /// The same session with `policy` in force.
     pub fn with_policy(self, policy: RunPolicy) -> Session {
-        self.hub().set_thresholds(policy.thresholds);
+        {
+            let mut hub = self.hub();
+            if policy.system {
+                let probe = crate::system::SystemProbe::new(hub.doc());
+                hub.set_probe(Box::new(probe));
+            }
+            hub.set_thresholds(policy.thresholds);
+        }
         Session {
             drop_caches: policy.drop_caches,
             ..self
@@ -81,6 +91,7 @@ impl Session {
         RunPolicy {
             thresholds: self.hub().thresholds().clone(),
             drop_caches: self.drop_caches,
+            system: false,
         }
     }
 
@@ -89,7 +100,8 @@ impl Session {
     }
 
     /// A session for one part of `outer`'s run (an IO500 phase's tool): its own document and
-    /// sinks, `outer`'s live counters, which `outer` samples, and `outer`'s policy.
+    /// sinks, `outer`'s live counters, which `outer` samples, and `outer`'s policy but for
+    /// the system probe: `outer`'s hub reads the system around the same phase.
     pub fn nested(doc: RunResult, sinks: Fanout, outer: &Session) -> Session {
         Session {
             hub: SharedHub::new(Hub::new(doc, sinks)),
