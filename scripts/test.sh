@@ -22,6 +22,9 @@ command -v h5dump >/dev/null 2>&1 || need_apt+=(hdf5-tools)
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
 command -v dmsetup >/dev/null 2>&1 || need_apt+=(dmsetup)
 command -v strace >/dev/null 2>&1 || need_apt+=(strace)   # the io_uring test counts the data path's system calls
+# The system-figures test (tests/system) makes an ext4 file system on a loop device.
+command -v mkfs.ext4 >/dev/null 2>&1 || need_apt+=(e2fsprogs)
+command -v losetup >/dev/null 2>&1 || need_apt+=(mount)
 # The Slurm test (scripts/slurm-test.sh): a single-node Slurm with munge, on its own dirs and ports.
 command -v slurmctld >/dev/null 2>&1 || need_apt+=(slurm-wlm)
 command -v munged >/dev/null 2>&1 || need_apt+=(munge)

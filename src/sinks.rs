@@ -9,6 +9,7 @@
 mod event_log;
 mod progress;
 mod summary;
+mod system_summary;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

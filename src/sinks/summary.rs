@@ -87,6 +87,12 @@ pub fn text(doc: &RunResult, quiet: bool) -> String {
                 retried; time to first byte of GETs):\n";
         out += &(requests.join("\n") + "\n");
     }
+    let system = super::system_summary::lines(doc);
+    if !quiet && !system.is_empty() {
+        out += "iogauge: CPU utilization and devices per phase (CPU time over wall time, above \
+                100 % on several CPUs; docs/system.md):\n";
+        out += &(system.join("\n") + "\n");
+    }
     out
 }
 
