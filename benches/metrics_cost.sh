@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The cost of live metrics: iogauge with `--metrics` and `--influx` (scraped and pushed to while
 # it runs) against the same run without, on the FPP (ior -F) and mdtest patterns; prints median
-# rates and the ratio with/without per phase. See docs/performance.md ("Live metrics").
+# rates and the ratio with/without per phase. With -m system, the cost of the system figures
+# (the default) against `--no-system`. See docs/performance.md ("Live metrics", "System
+# figures").
 set -euo pipefail
 
 usage() {
@@ -14,7 +16,8 @@ each in 1 MiB transfers), and mdtest, `iogauge mdtest -F -u -C -T -r` (JOBS task
 each). "With" adds `--metrics 127.0.0.1:PORT --metrics-linger 0 --influx
 http://127.0.0.1:PORT2/write?db=bench --influx-interval 1`, while a helper (python3) scrapes
 /metrics every second and answers the InfluxDB writes (HTTP 204), as Prometheus and InfluxDB
-would. Every measurement is printed, then per pattern and phase the median rate of each and
+would. With `-m system`, "with" is the default run, which reads the system's counters around
+each phase and once a second (docs/system.md), and "without" adds `--no-system`. Every measurement is printed, then per pattern and phase the median rate of each and
 the ratios with/without (ratio of the medians, and median of the per-round ratios). Exit
 status: 0 when every run ran (whatever the ratios), 1 when one failed, 2 on bad usage.
 
@@ -25,6 +28,7 @@ Options (each also settable through the environment variable named in brackets):
   -r RUNS    measured rounds                                         [RUNS, default 7]
   -d DIR     target directory                                        [DIR, default /dev/shm]
   -w N       untimed warm-up rounds                                  [WARMUP, default 1]
+  -m MODE    live (live metrics) or system (system figures)          [MODE, default live]
   -h         this help
 
 Environment only: IOGAUGE (binary; default: built with `cargo build --release` in this
@@ -40,8 +44,9 @@ JOBS=${JOBS:-2}
 RUNS=${RUNS:-7}
 DIR=${DIR:-/dev/shm}
 WARMUP=${WARMUP:-1}
+MODE=${MODE:-live}
 
-while getopts ":s:n:j:r:d:w:h" opt; do
+while getopts ":s:n:j:r:d:w:m:h" opt; do
   case $opt in
     s) SIZE=$OPTARG ;;
     n) FILES=$OPTARG ;;
@@ -49,6 +54,7 @@ while getopts ":s:n:j:r:d:w:h" opt; do
     r) RUNS=$OPTARG ;;
     d) DIR=$OPTARG ;;
     w) WARMUP=$OPTARG ;;
+    m) MODE=$OPTARG ;;
     h) usage; exit 0 ;;
     :) echo "metrics_cost.sh: -$OPTARG needs a value (see -h)" >&2; exit 2 ;;
     *) echo "metrics_cost.sh: unknown option -$OPTARG (see -h)" >&2; exit 2 ;;
@@ -61,6 +67,7 @@ for n in FILES JOBS RUNS WARMUP; do
   [[ ${!n} =~ ^[0-9]+$ ]] || die_usage "$n '${!n}' is not a non-negative integer"
 done
 [ "$JOBS" -gt 0 ] && [ "$RUNS" -gt 0 ] && [ "$FILES" -gt 0 ] || die_usage "JOBS, RUNS and FILES must be at least 1"
+[ "$MODE" = live ] || [ "$MODE" = system ] || die_usage "MODE '$MODE' is neither live nor system"
 [ -d "$DIR" ] && [ -w "$DIR" ] || die_usage "target directory '$DIR' does not exist or is not writable"
 command -v python3 >/dev/null 2>&1 || die_usage "python3 not found (the scraper and JSON parsing)"
 
@@ -113,7 +120,11 @@ RESULTS=$WORK/results.txt # lines: pattern phase mode rate
 
 run() { # $1 = fpp|mdtest, $2 = off|on, $3 = record (1) or warm-up (0)
   local extra=() json=$WORK/run.json
-  [ "$2" = on ] && extra=("${METRICS[@]}")
+  if [ "$MODE" = system ]; then
+    [ "$2" = off ] && extra=(--no-system)
+  else
+    [ "$2" = on ] && extra=("${METRICS[@]}")
+  fi
   SCRATCH=$(mktemp -d "$DIR/metrics_cost.XXXXXX")
   if [ "$1" = fpp ]; then
     "$IOGAUGE" --no-store ior --tasks "$JOBS" -F -e -w -r -t 1m -b "$SIZE" -o "$SCRATCH/f" --json "$json" "${extra[@]}" >"$WORK/run.out" 2>&1
@@ -132,7 +143,7 @@ for p in doc["phases"]:
 PY
 }
 
-echo "FPP: $JOBS tasks x $SIZE; mdtest: $JOBS tasks x $FILES files; $RUNS rounds after $WARMUP warm-up; in $DIR"
+echo "mode $MODE; FPP: $JOBS tasks x $SIZE; mdtest: $JOBS tasks x $FILES files; $RUNS rounds after $WARMUP warm-up; in $DIR"
 for pattern in fpp mdtest; do
   for ((w = 0; w < WARMUP; w++)); do run $pattern off 0; run $pattern on 0; done
   for ((r = 0; r < RUNS; r++)); do

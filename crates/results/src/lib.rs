@@ -34,9 +34,8 @@ pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};
 pub use content::content_hash;
 pub use environment::{capture, fs_info, hostname, mem_total, Environment, FsInfo};
 pub use hub::{Hub, PhaseProbe, SharedHub};
-pub use mark::Mark;
-pub use system::SystemFigures;
 pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};
+pub use mark::Mark;
 pub use measure::{HistogramSummary, SeriesSummary};
 pub use model::{
     mib_per_s, per_s, ErrorLocation, MinMaxMean, OperationSummary, PhaseResult, PhaseTimes,
@@ -51,3 +50,4 @@ pub use params::{
 pub use schema::{json_schema, json_schema_text};
 pub use sink::{Detail, Event, Fanout, Notice, Sink};
 pub use spread::RankSpread;
+pub use system::SystemFigures;

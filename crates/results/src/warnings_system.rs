@@ -13,6 +13,8 @@ const MIN_BYTES: u64 = 1 << 20;
 /// Fewer device requests than this say little about their size.
 const MIN_REQUESTS: u64 = 16;
 const MIB: f64 = 1_048_576.0;
+/// The CPU warning looks at windows of at least this many seconds.
+const MIN_CPU_WINDOW_S: f64 = 1.0;
 
 pub fn system_alerts(p: &PhaseResult, t: &Thresholds) -> Vec<Alert> {
     let Some(s) = &p.system else {
@@ -42,7 +44,10 @@ fn writes(op: Operation) -> bool {
 fn reads(op: Operation) -> bool {
     matches!(
         op,
-        Operation::Read | Operation::FileRead | Operation::DlioEpoch | Operation::DlioCheckpointRead
+        Operation::Read
+            | Operation::FileRead
+            | Operation::DlioEpoch
+            | Operation::DlioCheckpointRead
     )
 }
 
@@ -139,7 +144,8 @@ fn small_device_requests(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> 
 fn client_cpu_saturated(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> Option<Alert> {
     let max = t.get(AlertId::ClientCpuSaturated)?;
     let c = s.cpu?;
-    if s.window_s <= 0.0 || c.cpus_available == 0 {
+    // /proc/stat counts in 10 ms ticks: a shorter window's busy share is a few ticks' noise.
+    if s.window_s < MIN_CPU_WINDOW_S || c.cpus_available == 0 {
         return None;
     }
     let process = (c.user_s + c.system_s) / (s.window_s * c.cpus_available as f64);

@@ -46,7 +46,10 @@ pub fn figures(
     let process_io = match (&a.io, &b.io) {
         (Some(x), Some(y)) => Some(process_io(&y.since(x))),
         _ => {
-            missing("process_io", "/proc/self/io could not be read (CONFIG_TASK_IO_ACCOUNTING)");
+            missing(
+                "process_io",
+                "/proc/self/io could not be read (CONFIG_TASK_IO_ACCOUNTING)",
+            );
             None
         }
     };
@@ -100,8 +103,9 @@ pub fn figures(
         (Some(x), Some(y), Some((instance, _))) => Some(lustre(instance, x, y)),
         _ => {
             let why = match target.fs_type.as_str() {
-                "lustre" => "no llite stats found for the mount (root and debugfs from 2.12)"
-                    .to_string(),
+                "lustre" => {
+                    "no llite stats found for the mount (root and debugfs from 2.12)".to_string()
+                }
                 _ => format!("not a Lustre mount ({})", fs_type(target)),
             };
             missing("lustre", &why);
@@ -252,7 +256,13 @@ fn lustre(
             .filter(|(_, c)| c.samples > 0)
             .map(|(name, c)| {
                 let sum = (c.unit == "bytes" || c.sum > 0).then_some(c.sum);
-                (name.clone(), LustreCounter { samples: c.samples, sum })
+                (
+                    name.clone(),
+                    LustreCounter {
+                        samples: c.samples,
+                        sum,
+                    },
+                )
             })
             .collect(),
     }
@@ -340,7 +350,14 @@ mod tests {
             cpus_available: 2,
         };
         let (a, b) = (snap(10, 1.0, 100, 2048, 5), snap(12, 2.5, 300, 2048 * 9, 7));
-        let f = figures(&node, &target(), &a, &b, (9, 0), vec![point(a.at_ns, &a, &b)]);
+        let f = figures(
+            &node,
+            &target(),
+            &a,
+            &b,
+            (9, 0),
+            vec![point(a.at_ns, &a, &b)],
+        );
         assert_eq!(f.window_s, 2.0);
         let cpu = f.cpu.unwrap();
         assert_eq!((cpu.user_s, cpu.utilization_pct), (1.5, 75.0));
@@ -350,7 +367,14 @@ mod tests {
         assert_eq!(d.avg_write_request_bytes, Some(1048576.0));
         assert_eq!(d.avg_read_request_bytes, None);
         let pc = f.page_cache.unwrap();
-        assert_eq!((pc.dirty_start_bytes, pc.dirty_end_bytes, pc.dirty_peak_bytes), (5, 7, 9));
+        assert_eq!(
+            (
+                pc.dirty_start_bytes,
+                pc.dirty_end_bytes,
+                pc.dirty_peak_bytes
+            ),
+            (5, 7, 9)
+        );
         assert_eq!(f.series[0].device_write_bytes, 8 << 20);
         // Sources not read are absent with a reason, never zero.
         assert!(f.process_io.is_none());

@@ -117,7 +117,10 @@ mod tests {
 
     #[test]
     fn cpus_are_the_numbered_lines() {
-        assert_eq!(count_cpus("cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu1 1 2 3 4\nintr 5\n"), 2);
+        assert_eq!(
+            count_cpus("cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu1 1 2 3 4\nintr 5\n"),
+            2
+        );
     }
 
     #[test]

@@ -30,7 +30,9 @@ pub struct Target {
     pub fs_type: String,
 }
 
-const NETWORK_FS: &[&str] = &["nfs", "nfs4", "lustre", "ceph", "fuse", "cifs", "smb3", "9p"];
+const NETWORK_FS: &[&str] = &[
+    "nfs", "nfs4", "lustre", "ceph", "fuse", "cifs", "smb3", "9p",
+];
 
 impl Target {
     /// The target of a run whose document names `fs` (`None`: no local target, an object
@@ -149,9 +151,7 @@ mod tests {
     #[test]
     fn lustre_instances_by_fsname() {
         let root = tempfile::tempdir().unwrap();
-        let dir = root
-            .path()
-            .join("proc/fs/lustre/llite/scratch-ffff8800aa");
+        let dir = root.path().join("proc/fs/lustre/llite/scratch-ffff8800aa");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("stats"), "snapshot_time 1.5 secs.usecs\n").unwrap();
         let got = lustre_instance(root.path(), "10.0.0.1@tcp:/scratch").unwrap();
