@@ -14,7 +14,7 @@ use crate::figures::{PhaseKey, View};
 pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
 
 /// Every series name the endpoint serves (histograms by their base name).
-pub const FAMILIES: [&str; 13] = [
+pub const FAMILIES: [&str; 15] = [
     "iogauge_bytes_total",
     "iogauge_operations_total",
     "iogauge_errors_total",
@@ -28,6 +28,8 @@ pub const FAMILIES: [&str; 13] = [
     "iogauge_in_flight",
     "iogauge_run_finished",
     "iogauge_run_info",
+    "iogauge_marks_total",
+    "iogauge_mark_timestamp_seconds",
 ];
 
 /// The text of one scrape.
@@ -233,7 +235,32 @@ impl Collector for Snapshot {
             None,
             MetricType::Info,
         )?;
-        m.encode_info(&info)
+        m.encode_info(&info)?;
+        counter(
+            &mut enc,
+            "iogauge_marks",
+            "Marks put into the run so far (iogauge mark).",
+            &[(Labels::new(), v.marks.len() as u64)],
+        )?;
+        // One series per mark, its value the time: Grafana annotates with it
+        // ("Series value as timestamp", the query times 1000) and takes `text` as the note.
+        let marks: Vec<(Labels, f64)> = v
+            .marks
+            .iter()
+            .map(|m| {
+                let l = vec![
+                    ("index".into(), m.index.to_string()),
+                    ("text".into(), m.text.clone()),
+                ];
+                (l, m.time_s)
+            })
+            .collect();
+        gauge(
+            &mut enc,
+            "iogauge_mark_timestamp_seconds",
+            "Unix time of each mark put into the run (iogauge mark), by its index (1 first) and text.",
+            &marks,
+        )
     }
 }
 

@@ -142,6 +142,18 @@ pub struct RunInfo {
     pub labels: Vec<(String, String)>,
 }
 
+/// A mark put into the run (`iogauge mark`), as the exports show it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MarkPoint {
+    /// 1 for the run's first mark: tells apart two marks of the same text or time.
+    pub index: usize,
+    pub text: String,
+    /// Unix time it was received, seconds.
+    pub time_s: f64,
+    /// Seconds since the run started.
+    pub elapsed_s: f64,
+}
+
 /// Everything a scrape or a push shows, at one moment.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct View {
@@ -160,6 +172,8 @@ pub struct View {
     pub accelerator_utilization: Option<f64>,
     /// The run has ended.
     pub finished: bool,
+    /// The run's marks so far, in order.
+    pub marks: Vec<MarkPoint>,
 }
 
 #[derive(Debug, Default)]
@@ -179,6 +193,7 @@ pub struct Figures {
     /// Node of each rank (index); ranks past the end are on node 0.
     node_of: Vec<usize>,
     finished: bool,
+    marks: Vec<MarkPoint>,
 }
 
 impl Figures {
@@ -218,6 +233,16 @@ impl Figures {
         self.ended_any = true;
         self.current = None;
         self.shown = Totals::default();
+    }
+
+    /// A mark came at Unix time `time_s`, `elapsed_s` into the run.
+    pub fn mark(&mut self, text: &str, time_s: f64, elapsed_s: f64) {
+        self.marks.push(MarkPoint {
+            index: self.marks.len() + 1,
+            text: text.to_string(),
+            time_s,
+            elapsed_s,
+        });
     }
 
     pub fn run_end(&mut self) {
@@ -296,6 +321,7 @@ impl Figures {
             in_flight,
             accelerator_utilization,
             finished: self.finished,
+            marks: self.marks.clone(),
         }
     }
 

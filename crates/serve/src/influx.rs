@@ -1,16 +1,13 @@
-//! `--influx URL`: a thread that pushes the figures in line protocol every interval. It reads
-//! the board and the figures like a scrape does, so the ranks never wait for it. Points that
-//! could not be written stay in the batch and go with the next push (a bounded backlog); the
-//! first push that fails after its retries is reported once on standard error, and nothing is
-//! fatal to the run.
+//! `--influx URL`: the figures in line protocol every interval ([`crate::pusher`]: backlog,
+//! retries, one warning, nothing fatal to the run).
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use crate::client;
 use crate::exporter::Exporter;
+use crate::figures::{MarkPoint, View};
 use crate::line_protocol;
-use crate::ticker::Ticker;
+use crate::pusher::{Pushing, Target, Wire};
 
 /// Where and how often.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,86 +19,45 @@ pub struct InfluxConfig {
     pub interval: Duration,
 }
 
-/// Tries of one push before it counts as failed.
-const TRIES: u32 = 3;
-/// Pushes kept while the server does not take them; older ones are dropped.
-const BACKLOG: usize = 120;
+struct LineProtocol;
 
-/// The running pusher; [`Influx::finish`] makes the last push and waits for it.
-pub struct Influx(Option<Ticker>);
+impl Wire for LineProtocol {
+    const OPTION: &'static str = "--influx";
+    const CONTENT_TYPE: &'static str = "text/plain; charset=utf-8";
 
-fn now_ns() -> u128 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos())
-}
+    fn figures(v: &View, now: Duration) -> String {
+        line_protocol::render(v, now.as_nanos())
+    }
 
-struct Pusher {
-    cfg: InfluxConfig,
-    agent: ureq::Agent,
-    backlog: Vec<String>,
-    reported: bool,
-}
+    fn marks(v: &View, marks: &[MarkPoint]) -> String {
+        line_protocol::marks(v, marks)
+    }
 
-impl Pusher {
-    /// Adds the figures now to the backlog and sends it all, retrying briefly.
-    fn push(&mut self, exporter: &Exporter) {
-        self.backlog
-            .push(line_protocol::render(&exporter.view(), now_ns()));
-        if self.backlog.len() > BACKLOG {
-            self.backlog.remove(0);
-        }
-        let body = self.backlog.concat();
-        let mut last = String::new();
-        for attempt in 0..TRIES {
-            if attempt > 0 {
-                std::thread::sleep(Duration::from_millis(200 << attempt));
-            }
-            let token = self.cfg.token.as_deref();
-            match client::post(
-                &self.agent,
-                &self.cfg.url,
-                "text/plain; charset=utf-8",
-                token,
-                body.as_bytes(),
-            ) {
-                Ok(()) => {
-                    self.backlog.clear();
-                    return;
-                }
-                Err(e) => last = e,
-            }
-        }
-        if !self.reported {
-            self.reported = true;
-            eprintln!(
-                "iogauge: warning: --influx {}: a push failed after {TRIES} tries ({last}); the \
-                 run goes on, its points are sent again with the next push (not reported again)",
-                self.cfg.url
-            );
-        }
+    fn body(parts: &[&str]) -> Option<String> {
+        (!parts.is_empty()).then(|| parts.concat())
     }
 }
+
+/// The running pusher; [`Influx::finish`] makes the last push and waits for it.
+pub struct Influx(Pushing);
 
 impl Influx {
     /// Starts pushing `exporter`'s figures every `cfg.interval`.
     pub fn start(cfg: InfluxConfig, exporter: Arc<Exporter>) -> Influx {
-        let interval = cfg.interval;
-        let mut p = Pusher {
-            agent: client::agent(Duration::from_secs(5)),
-            cfg,
-            backlog: Vec::new(),
-            reported: false,
+        let target = Target {
+            url: cfg.url,
+            token: cfg.token,
+            interval: cfg.interval,
         };
-        Influx(Ticker::start("iogauge-influx", interval, move || {
-            p.push(&exporter)
-        }))
+        Influx(Pushing::start::<LineProtocol>(
+            "iogauge-influx",
+            target,
+            exporter,
+        ))
     }
 
     /// Makes the last push and waits for it (bounded by the retries' time-outs).
     pub fn finish(&mut self) {
-        if let Some(t) = &mut self.0 {
-            t.finish();
-        }
+        self.0.finish();
     }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use crate::buckets::BOUNDS_NS;
 use crate::exposition::label_name;
-use crate::figures::{PhaseKey, View};
+use crate::figures::{MarkPoint, PhaseKey, View};
 
 /// Escapes a tag key or value (commas, equals signs and spaces).
 fn tag(s: &str) -> String {
@@ -18,6 +18,21 @@ fn tag(s: &str) -> String {
         // A line break would end the point; a tag value cannot hold one.
         out.push(if c == '\n' { ' ' } else { c });
     }
+    out
+}
+
+/// A string field's value, quoted: quotes and backslashes escaped.
+fn string_field(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        // InfluxDB 1.x takes no line break inside a field value either.
+        out.push(if matches!(c, '\n' | '\r') { ' ' } else { c });
+    }
+    out.push('"');
     out
 }
 
@@ -124,6 +139,25 @@ pub fn render(v: &View, time_ns: u128) -> String {
         tag(&v.info.version),
         v.finished
     );
+    out
+}
+
+/// One point per mark, stamped with the mark's own time, tagged with its index so that two
+/// marks in the same millisecond stay two points.
+pub fn marks(v: &View, marks: &[MarkPoint]) -> String {
+    let run = run_tags(v);
+    let mut out = String::new();
+    for m in marks {
+        let _ = writeln!(
+            out,
+            "iogauge_mark,{run},index={} text={},elapsed_seconds={} {}",
+            m.index,
+            string_field(&m.text),
+            m.elapsed_s,
+            // Through microseconds: f64 nanoseconds of today would not end in zeros.
+            (m.time_s * 1e6).round() as u128 * 1000
+        );
+    }
     out
 }
 

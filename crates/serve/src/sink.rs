@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use measure::LiveBoard;
-use results::sink::{Event, Sink};
+use results::sink::{Event, Notice, Sink};
 use results::RunResult;
 
 use crate::buckets::Buckets;
@@ -27,6 +27,11 @@ fn unix_now() -> f64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// Unix seconds of an RFC 3339 time (a mark's, to the millisecond); now if it does not parse.
+fn unix_of(rfc3339: &str) -> f64 {
+    measure::rfc3339_seconds_between("1970-01-01T00:00:00Z", rfc3339).unwrap_or_else(unix_now)
 }
 
 fn info(doc: &RunResult) -> RunInfo {
@@ -94,7 +99,80 @@ impl Sink for MetricsSink {
                 self.exporter.figures().phase_end(k, exact, &local);
             }
             Event::RunEnd(_) => self.exporter.figures().run_end(),
+            Event::Notice(Notice::Mark(m)) => {
+                let time_s = unix_of(&m.time);
+                self.exporter.figures().mark(&m.text, time_s, m.elapsed_s);
+            }
             Event::Interval(_) | Event::Notice(_) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{exposition, line_protocol, opentsdb};
+
+    fn mark(text: &str, time: &str, elapsed_s: f64) -> results::Mark {
+        results::Mark {
+            text: text.into(),
+            time: time.into(),
+            elapsed_s,
+            phase: Some(0),
+            phase_t_s: Some(1.0),
+        }
+    }
+
+    /// Marks told to the sink reach the scrape (escaped label values), the InfluxDB points
+    /// (at the mark's time) and the OpenTSDB points.
+    #[test]
+    fn marks_reach_every_export() {
+        let exporter = Exporter::new(RunInfo {
+            workload: "ior".into(),
+            host: "h1".into(),
+            version: "0.1.0".into(),
+            run_id: "r1".into(),
+            labels: Vec::new(),
+        });
+        let mut sink = MetricsSink::new(Arc::clone(&exporter));
+        let text = exposition::render(&exporter.view());
+        assert!(text.contains("iogauge_marks_total 0\n"), "{text}");
+        let first = mark("disk 3 pulled", "2026-11-27T12:00:00.250Z", 3.5);
+        let second = mark("say \"hi\"\\\nnow", "2026-11-27T12:00:10.000Z", 13.25);
+        sink.event(&Event::Notice(&Notice::Mark(&first)));
+        sink.event(&Event::Notice(&Notice::Mark(&second)));
+
+        let v = exporter.view();
+        let text = exposition::render(&v);
+        assert!(text.contains("iogauge_marks_total 2\n"), "{text}");
+        assert!(
+            text.contains(
+                "iogauge_mark_timestamp_seconds{index=\"1\",text=\"disk 3 pulled\"} 1795780800.25\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                r#"iogauge_mark_timestamp_seconds{index="2",text="say \"hi\"\\\nnow"} 1795780810"#
+            ),
+            "{text}"
+        );
+
+        let lines = line_protocol::marks(&v, &v.marks);
+        let run = "host=h1,workload=ior,run_id=r1";
+        assert_eq!(
+            lines,
+            format!(
+                "iogauge_mark,{run},index=1 text=\"disk 3 pulled\",elapsed_seconds=3.5 1795780800250000000\n\
+                 iogauge_mark,{run},index=2 text=\"say \\\"hi\\\"\\\\ now\",elapsed_seconds=13.25 1795780810000000000\n"
+            )
+        );
+
+        let points: serde_json::Value =
+            serde_json::from_str(&format!("[{}]", opentsdb::marks(&v, &v.marks))).unwrap();
+        assert_eq!(points[0]["timestamp"], 1_795_780_800u64);
+        assert_eq!(points[0]["tags"]["mark"], "disk_3_pulled");
+        assert_eq!(points[1]["tags"]["mark"], "say__hi___now");
+        assert_eq!(points[1]["tags"]["index"], "2");
     }
 }
