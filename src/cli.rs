@@ -99,6 +99,13 @@ pub struct Cli {
     /// InfluxDB token (else INFLUX_TOKEN from the environment)
     #[arg(long, value_name = "PATH")]
     pub influx_token_file: Option<std::path::PathBuf>,
+    /// Push the metrics to OpenTSDB's HTTP API (URL/api/put, e.g. http://tsdb:4242); marks as
+    /// the metric iogauge.mark
+    #[arg(long, value_name = "URL")]
+    pub opentsdb: Option<String>,
+    /// Seconds between OpenTSDB pushes [default: 1]
+    #[arg(long, value_name = "SECONDS")]
+    pub opentsdb_interval: Option<String>,
     /// Drop the page cache before each phase: the node's (root), else the files each read
     /// reads; =system or =files chooses (docs/warnings.md); anywhere on the line
     #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true)]

@@ -26,7 +26,7 @@ pub struct GlobalOpts {
     /// `--no-system`: do not read what the system did in each phase (docs/system.md).
     pub no_system: bool,
     /// `--metrics`, `--metrics-linger`, `--influx`, `--influx-interval`,
-    /// `--influx-token-file` (`monitoring.rs` checks them).
+    /// `--influx-token-file`, `--opentsdb`, `--opentsdb-interval` (`monitoring.rs` checks them).
     pub monitoring: MonitoringOpts,
 }
 
@@ -38,6 +38,8 @@ pub struct MonitoringOpts {
     pub influx: Option<String>,
     pub influx_interval: Option<String>,
     pub influx_token_file: Option<PathBuf>,
+    pub opentsdb: Option<String>,
+    pub opentsdb_interval: Option<String>,
 }
 
 /// Splits `args` (without the program name) into the rest and the global options. Err is
@@ -79,6 +81,8 @@ pub fn extract(args: Vec<String>) -> Result<(Vec<String>, GlobalOpts), String> {
             "--influx-token-file" => {
                 opts.monitoring.influx_token_file = Some(PathBuf::from(value("a file name")?))
             }
+            "--opentsdb" => opts.monitoring.opentsdb = Some(value("a URL")?),
+            "--opentsdb-interval" => opts.monitoring.opentsdb_interval = Some(value("SECONDS")?),
             "--quiet" => opts.quiet = true,
             "--allow-root-target" => opts.allow_root_target = true,
             // The mode only inline: a separate word may be a tool's argument (find's path).
@@ -131,7 +135,8 @@ mod tests {
     fn monitoring_options() {
         let (rest, o) = split(
             "mdtest -n 1 --metrics :9464 --metrics-linger=0 --influx http://h/write?db=x \
-             --influx-interval 2 --influx-token-file /t -d /tmp/md",
+             --influx-interval 2 --influx-token-file /t --opentsdb=http://t:4242 \
+             --opentsdb-interval 3 -d /tmp/md",
         )
         .unwrap();
         assert_eq!(rest.join(" "), "mdtest -n 1 -d /tmp/md");
@@ -141,6 +146,8 @@ mod tests {
         assert_eq!(m.influx.as_deref(), Some("http://h/write?db=x"));
         assert_eq!(m.influx_interval.as_deref(), Some("2"));
         assert_eq!(m.influx_token_file, Some(PathBuf::from("/t")));
+        assert_eq!(m.opentsdb.as_deref(), Some("http://t:4242"));
+        assert_eq!(m.opentsdb_interval.as_deref(), Some("3"));
         assert_eq!(
             split("ior --metrics").unwrap_err(),
             "--metrics needs ADDR:PORT"

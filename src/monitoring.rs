@@ -1,6 +1,7 @@
 //! Live metrics of a run (docs/monitoring.md): the options `--metrics ADDR:PORT`,
-//! `--metrics-linger SECONDS`, `--influx URL`, `--influx-interval SECONDS` and
-//! `--influx-token-file PATH` checked before any I/O (bad input: exit 2), the endpoint bound
+//! `--metrics-linger SECONDS`, `--influx URL`, `--influx-interval SECONDS`,
+//! `--influx-token-file PATH`, `--opentsdb URL` and `--opentsdb-interval SECONDS` checked
+//! before any I/O (bad input: exit 2), the endpoint bound
 //! before the run (a port in use is bad input too), the sink each process gets, and the linger
 //! after the run. The figures, formats and servers are the `serve` crate's.
 //!
@@ -12,7 +13,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use results::Sink;
-use serve::{Endpoint, Exporter, Influx, InfluxConfig, MetricsSink, PushSink, PushTarget, RunInfo};
+use serve::{
+    Endpoint, Exporter, Influx, InfluxConfig, MetricsSink, OpenTsdb, OpenTsdbConfig, PushSink,
+    PushTarget, RunInfo,
+};
 
 use crate::global_opts::MonitoringOpts;
 
@@ -25,6 +29,7 @@ struct Config {
     metrics: Option<(String, SocketAddr)>,
     linger: Duration,
     influx: Option<InfluxConfig>,
+    opentsdb: Option<OpenTsdbConfig>,
     labels: Vec<(String, String)>,
 }
 
@@ -34,6 +39,7 @@ struct Active {
     /// The endpoint's address, as bound.
     addr: Option<SocketAddr>,
     influx: Option<Influx>,
+    opentsdb: Option<OpenTsdb>,
 }
 
 #[derive(Default)]
@@ -114,7 +120,10 @@ fn token(file: Option<&std::path::Path>) -> Result<Option<String>, String> {
 impl Monitoring {
     /// Checks the options; Err is the message for bad input.
     pub fn from_opts(o: &MonitoringOpts, labels: &[String]) -> Result<Monitoring, String> {
-        if o.metrics.is_none() && o.influx.is_none() {
+        if o.opentsdb.is_none() && o.opentsdb_interval.is_some() {
+            return Err("--opentsdb-interval needs --opentsdb".to_string());
+        }
+        if o.metrics.is_none() && o.influx.is_none() && o.opentsdb.is_none() {
             if o.metrics_linger.is_some() {
                 return Err("--metrics-linger needs --metrics".to_string());
             }
@@ -151,6 +160,20 @@ impl Monitoring {
                 })
             }
         };
+        let opentsdb = match &o.opentsdb {
+            None => None,
+            Some(url) => {
+                serve::client::check_url(url).map_err(|e| format!("--opentsdb: {e}"))?;
+                let interval = match &o.opentsdb_interval {
+                    Some(t) => seconds("--opentsdb-interval", t, false)?,
+                    None => DEFAULT_INTERVAL,
+                };
+                Some(OpenTsdbConfig {
+                    url: url.clone(),
+                    interval,
+                })
+            }
+        };
         let labels = labels
             .iter()
             .filter_map(|l| l.split_once('='))
@@ -161,6 +184,7 @@ impl Monitoring {
                 metrics,
                 linger,
                 influx,
+                opentsdb,
                 labels,
             }),
             active: Mutex::new(None),
@@ -208,10 +232,15 @@ impl Monitoring {
             .influx
             .clone()
             .map(|c| Influx::start(c, Arc::clone(&exporter)));
+        let opentsdb = cfg
+            .opentsdb
+            .clone()
+            .map(|c| OpenTsdb::start(c, Arc::clone(&exporter)));
         *self.active.lock().unwrap_or_else(|e| e.into_inner()) = Some(Active {
             exporter,
             addr,
             influx,
+            opentsdb,
         });
         Ok(())
     }
@@ -237,7 +266,7 @@ impl Monitoring {
         }
     }
 
-    /// After the command: the last InfluxDB push, then the endpoint serves the final figures
+    /// After the command: the last InfluxDB and OpenTSDB pushes, then the endpoint serves the final figures
     /// for `--metrics-linger` seconds.
     pub fn linger(&self) {
         let Some(mut active) = self.active.lock().unwrap_or_else(|e| e.into_inner()).take() else {
@@ -245,6 +274,9 @@ impl Monitoring {
         };
         if let Some(i) = &mut active.influx {
             i.finish();
+        }
+        if let Some(o) = &mut active.opentsdb {
+            o.finish();
         }
         let (Some(cfg), Some(addr)) = (&self.cfg, active.addr) else {
             return;
@@ -322,6 +354,23 @@ mod tests {
         let cfg = m.cfg.unwrap();
         assert!(cfg.linger.is_zero());
         assert_eq!(cfg.influx.unwrap().interval, Duration::from_millis(500));
+        assert!(cfg.opentsdb.is_none());
+        let cfg = opts("--opentsdb http://tsdb:4242 --opentsdb-interval 5")
+            .unwrap()
+            .cfg
+            .unwrap();
+        let o = cfg.opentsdb.unwrap();
+        assert_eq!(
+            (o.url.as_str(), o.interval),
+            ("http://tsdb:4242", Duration::from_secs(5))
+        );
+        assert!(cfg.metrics.is_none() && cfg.influx.is_none());
+        let o = opts("--opentsdb https://tsdb/")
+            .unwrap()
+            .cfg
+            .unwrap()
+            .opentsdb;
+        assert_eq!(o.unwrap().interval, DEFAULT_INTERVAL);
         assert!(opts("").unwrap().cfg.is_none());
     }
 
@@ -336,6 +385,11 @@ mod tests {
         assert!(err("--influx ftp://x/").contains("not an http"));
         assert!(err("--influx-interval 2").contains("need --influx"));
         assert!(err("--influx http://h/write --influx-interval 0").contains("above 0"));
+        assert!(err("--opentsdb tsdb:4242").contains("--opentsdb: 'tsdb:4242' is not an http"));
+        assert!(err("--opentsdb http://:4242").contains("names no host"));
+        assert!(err("--opentsdb-interval 2").contains("needs --opentsdb"));
+        assert!(err("--metrics :1 --opentsdb-interval 2").contains("needs --opentsdb"));
+        assert!(err("--opentsdb http://h --opentsdb-interval x").contains("--opentsdb-interval x"));
         assert!(
             err("--influx http://h/write --influx-token-file /nonexistent/t")
                 .contains("--influx-token-file /nonexistent/t")
