@@ -197,7 +197,7 @@ fn bad_input_is_refused_before_any_io() {
     let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let busy = format!("127.0.0.1:{}", held.local_addr().unwrap().port());
     let token = d.path().join("no-such-token");
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["--metrics", "nonsense"], "--metrics nonsense: no port"),
         (&["--metrics", "127.0.0.1:70000"], "'70000' is not a port"),
         (&["--metrics", &busy], &format!("--metrics {busy}")),
@@ -217,6 +217,14 @@ fn bad_input_is_refused_before_any_io() {
         (
             &["--metrics-linger", "5"],
             "--metrics-linger needs --metrics",
+        ),
+        (
+            &["--opentsdb", "tsdb:4242"],
+            "--opentsdb: 'tsdb:4242' is not an http",
+        ),
+        (
+            &["--opentsdb-interval", "5"],
+            "--opentsdb-interval needs --opentsdb",
         ),
     ];
     for (extra, message) in cases {
