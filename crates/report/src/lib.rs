@@ -11,6 +11,7 @@ mod compare;
 pub mod fmt;
 pub mod html;
 mod listing;
+mod marks;
 mod metric;
 mod phases;
 mod ranks;
@@ -20,9 +21,11 @@ mod run;
 mod scaling;
 mod spread;
 mod summary;
+mod system;
 
 pub use compare::{compare, Cell, Comparison, MetricRow, PhaseComparison, RunHeading};
 pub use listing::{Figure, ListedRun};
+pub use marks::{MarkLine, MarkedPhase};
 pub use metric::{Direction, Metric};
 pub use phases::{groups, phase_key, PhaseGroup};
 pub use ranks::RankSpread;
@@ -36,3 +39,4 @@ pub use spread::{
     SAME_WITHIN_PERCENT, TREND_MIN_ITERATIONS, TREND_PERCENT, TREND_STEP_SHARE,
 };
 pub use summary::{summarize, Field, IterationSpread, PhaseLine, RunSummary};
+pub use system::PhaseSystem;

@@ -4,11 +4,13 @@
 
 use crate::compare::RunHeading;
 use crate::fmt;
+use crate::marks::{mark_lines, marked_phases, MarkLine, MarkedPhase};
 use crate::metric::Metric;
 use crate::phases::{groups, phase_key};
 use crate::ranks::RankSpread;
 use crate::run::Run;
 use crate::spread::{Spread, Trend};
+use crate::system::{phase_systems, PhaseSystem};
 use results::io500::Io500Result;
 use results::RunResult;
 use serde::Serialize;
@@ -69,6 +71,15 @@ pub struct RunSummary {
     pub mix: Option<results::mix::MixResult>,
     /// The run's warnings, then each phase's (identical ones of a phase's iterations once).
     pub warnings: Vec<String>,
+    /// Marks put into the run while it ran (`iogauge mark`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<MarkLine>,
+    /// Each phase with marks inside, cut into stretches before, between and after them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marked_phases: Vec<MarkedPhase>,
+    /// Each phase's system figures (CPU, devices, page cache, ...), where recorded.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub system: Vec<PhaseSystem>,
 }
 
 /// The summary of one run.
@@ -112,6 +123,9 @@ pub fn summarize(run: &Run<'_>) -> RunSummary {
         io500: doc.io500.clone(),
         mix: doc.mix.clone(),
         warnings: warnings(doc),
+        marks: mark_lines(doc),
+        marked_phases: marked_phases(doc),
+        system: phase_systems(doc),
     }
 }
 

@@ -5,6 +5,7 @@
 mod compare;
 pub mod csv;
 mod list;
+mod observed;
 mod regression;
 mod scaling;
 mod show;

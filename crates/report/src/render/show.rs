@@ -93,6 +93,8 @@ impl Render for RunSummary {
             table::section(&mut out, &format!("Load ramp (limit: {})", m.limit), &t);
             out.push_str(&format!("{}\n\n", crate::summary::knee_line(m)));
         }
+        super::observed::marks(&mut out, self);
+        super::observed::system(&mut out, self);
         if !self.warnings.is_empty() {
             out.push_str("Warnings\n");
             for w in &self.warnings {
