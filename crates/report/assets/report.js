@@ -41,6 +41,35 @@
     return out;
   }
 
+  // The run's marks: a dashed vertical line per mark over the plot, its text as a label and
+  // tooltip (data-mark holds it, for the tests); placed again on every redraw (zoom).
+  function marksPlugin(marks) {
+    var els = [];
+    function place(u) {
+      if (!els.length) {
+        marks.forEach(function (m, i) {
+          var line = document.createElement("div");
+          line.className = "mark";
+          line.setAttribute("data-mark", m.text);
+          line.title = m.text + " at " + (+m.x.toPrecision(4)) + " s";
+          var label = document.createElement("span");
+          label.textContent = m.text;
+          label.title = line.title;
+          label.style.top = (2 + (i % 3) * 15) + "px";
+          line.appendChild(label);
+          u.over.appendChild(line);
+          els.push(line);
+        });
+      }
+      marks.forEach(function (m, i) {
+        var inside = m.x >= u.scales.x.min && m.x <= u.scales.x.max;
+        els[i].style.display = inside ? "" : "none";
+        els[i].style.left = u.valToPos(m.x, "x") + "px";
+      });
+    }
+    return { hooks: { draw: [place] } };
+  }
+
   function draw(el, c) {
     var width = Math.max(320, el.clientWidth - 10);
     var bars = c.style === "bars", dots = c.style === "points";
@@ -62,6 +91,14 @@
       xAxis.splits = function () { return c.x_names.map(function (_, i) { return i; }); };
       xAxis.values = function (u, splits) {
         return splits.map(function (i) { return c.x_names[i] || ""; });
+      };
+    }
+    var marks = c.marks || [];
+    // A mark just past the last interval's middle still shows: the x range takes the marks in.
+    if (marks.length && !xScale.range && !xScale.log) {
+      var xs = marks.map(function (m) { return m.x; });
+      xScale.range = function (u, min, max) {
+        return [Math.min(min, Math.min.apply(null, xs)), Math.max(max, Math.max.apply(null, xs))];
       };
     }
     var series = [{ label: c.x_label, value: c.x_unit === "ns" ? function (u, v) { return fmtNs(v); } : undefined }];
@@ -92,11 +129,13 @@
       axes: [xAxis, { label: c.y_label, size: 64, values: function (u, splits) { return splits.map(fmtNum); } }],
       series: series,
       legend: { show: true },
-      cursor: { drag: { x: true, y: false } }
+      cursor: { drag: { x: true, y: false } },
+      plugins: marks.length ? [marksPlugin(marks)] : []
     };
     new uPlot(opts, align(c.lines), el);
     var points = c.lines.reduce(function (n, l) { return n + l.y.length; }, 0);
     el.setAttribute("data-points", String(points));
+    if (marks.length) el.setAttribute("data-marks", String(marks.length));
     el.setAttribute("data-drawn", "1");
   }
 

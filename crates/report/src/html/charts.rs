@@ -3,6 +3,7 @@
 //! and bars of one figure per run. The page's script hands these to uPlot unchanged.
 
 use crate::metric::Metric;
+use results::system::{SystemFigures, SystemPoint};
 use results::PhaseResult;
 use serde::Serialize;
 
@@ -41,6 +42,16 @@ pub struct Chart {
     /// x counts things (ranks, iterations): ticks at whole numbers only.
     pub x_integer: bool,
     pub lines: Vec<Line>,
+    /// Vertical lines at x with their text (the run's marks), drawn over the lines.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<ChartMark>,
+}
+
+/// A mark on a chart: at x (seconds from the phase's start), labelled with its text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChartMark {
+    pub x: f64,
+    pub text: String,
 }
 
 impl Chart {
@@ -55,7 +66,13 @@ impl Chart {
             x_names: Vec::new(),
             x_integer: false,
             lines: Vec::new(),
+            marks: Vec::new(),
         }
+    }
+
+    pub(super) fn with_marks(mut self, marks: Vec<ChartMark>) -> Chart {
+        self.marks = marks;
+        self
     }
 
     /// Values drawn; a chart with none is left out of the page.
@@ -114,6 +131,50 @@ pub fn series(id: &str, title: &str, lines: &[(String, &PhaseResult)]) -> Option
         Style::Lines,
         "seconds from phase start",
         y,
+    )
+    .with(out)
+}
+
+/// What the system did per sampler interval (`system.series`): the target devices' bytes
+/// per second at each interval's middle and the node's dirty bytes at its end, in MiB.
+pub fn system(id: &str, title: &str, lines: &[(String, &SystemFigures)]) -> Option<Chart> {
+    let mut out = Vec::new();
+    for (label, f) in lines {
+        let pts = &f.series;
+        let rate = |p: &SystemPoint, b: u64| b as f64 / MIB / p.width_s;
+        let timed: Vec<&SystemPoint> = pts.iter().filter(|p| p.width_s > 0.0).collect();
+        let mid: Vec<f64> = timed.iter().map(|p| p.t_s + p.width_s / 2.0).collect();
+        let named = |what: &str| match label.is_empty() {
+            true => what.to_string(),
+            false => format!("{what}, {label}"),
+        };
+        out.push(Line {
+            label: named("device write MiB/s"),
+            x: mid.clone(),
+            y: timed
+                .iter()
+                .map(|p| rate(p, p.device_write_bytes))
+                .collect(),
+        });
+        if timed.iter().any(|p| p.device_read_bytes > 0) {
+            out.push(Line {
+                label: named("device read MiB/s"),
+                x: mid,
+                y: timed.iter().map(|p| rate(p, p.device_read_bytes)).collect(),
+            });
+        }
+        out.push(Line {
+            label: named("dirty MiB"),
+            x: pts.iter().map(|p| p.t_s + p.width_s).collect(),
+            y: pts.iter().map(|p| p.dirty_bytes as f64 / MIB).collect(),
+        });
+    }
+    Chart::new(
+        format!("system-{id}"),
+        format!("{title}: device traffic and dirty pages"),
+        Style::Lines,
+        "seconds from phase start",
+        "MiB/s · MiB",
     )
     .with(out)
 }

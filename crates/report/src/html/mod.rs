@@ -6,6 +6,7 @@
 
 mod charts;
 mod compare_page;
+mod observed;
 mod rank_table;
 mod run_page;
 mod sweep_page;

@@ -1,8 +1,10 @@
 //! The page of one run: facts, warnings, the summary table, the IO500 scores, then per phase
 //! the rate over time, the latency CDF and percentiles, each rank's finish time (and every
-//! rank's figures for the iteration with the worst straggler), and the figure per iteration.
+//! rank's figures for the iteration with the worst straggler), the figure per iteration, and
+//! where recorded the run's marks and the system's figures (`observed`).
 
 use super::charts;
+use super::observed;
 use super::rank_table::rank_table;
 use super::{render, Facts, Page, Section, Table, Td};
 use crate::fmt::{self, yes_no};
@@ -12,6 +14,7 @@ use crate::ranks::RankSpread;
 use crate::run::Run;
 use crate::spread::{Spread, Trend};
 use crate::summary::{summarize, Field};
+use results::RunResult;
 
 /// The HTML page of one run.
 pub fn run_page(run: &Run<'_>) -> String {
@@ -61,8 +64,9 @@ pub fn run_page(run: &Run<'_>) -> String {
     let mut tables = io500_tables(run);
     tables.extend(ramp_table(run));
     tables.push(summary_table(&gs));
+    tables.extend(observed::marks_table(doc));
     let mut all = Vec::new();
-    let sections = gs.iter().map(|g| section(g, &mut all)).collect();
+    let sections = gs.iter().map(|g| section(doc, g, &mut all)).collect();
     render(&Page {
         title: format!("iogauge {} run {}", s.run.workload, s.run.id),
         subtitle: format!(
@@ -214,7 +218,7 @@ fn valid_td(valid: bool) -> Td {
     Td::with_class(yes_no(valid), if valid { "" } else { "bad" })
 }
 
-fn section(g: &PhaseGroup<'_>, all: &mut Vec<charts::Chart>) -> Section {
+fn section(doc: &RunResult, g: &PhaseGroup<'_>, all: &mut Vec<charts::Chart>) -> Section {
     let n = g.iterations.len();
     let mut s = Section::new(format!(
         "{} — {n} iteration{}",
@@ -225,8 +229,9 @@ fn section(g: &PhaseGroup<'_>, all: &mut Vec<charts::Chart>) -> Section {
     let label = |p: &results::PhaseResult| format!("iteration {}", p.iteration);
     let lines: Vec<(String, &results::PhaseResult)> =
         g.iterations.iter().map(|p| (label(p), *p)).collect();
+    let marks = observed::chart_marks(doc, g);
     s.chart(
-        charts::series(&id, &g.key, &lines),
+        charts::series(&id, &g.key, &lines).map(|c| c.with_marks(marks)),
         all,
         "No interval samples: the phase recorded no per-interval series.",
     );
@@ -270,8 +275,10 @@ fn section(g: &PhaseGroup<'_>, all: &mut Vec<charts::Chart>) -> Section {
                 .push(format!("Iteration {}: slowest {}.", p.iteration, r.text()));
         }
     }
+    s.tables.extend(observed::stretch_tables(doc, g));
     s.tables.push(percentile_table(g));
     s.tables.extend(rank_table(g));
+    observed::system_block(doc, g, &id, &mut s, all);
     s
 }
 

@@ -70,6 +70,7 @@ pub fn sweep_page(p: &SweepPage) -> String {
             x_names: f.x_names.clone(),
             x_integer: false,
             lines: Vec::new(),
+            marks: Vec::new(),
         }
         .with(f.lines.clone());
         section.chart(chart, &mut charts, "");
