@@ -4,6 +4,7 @@
 
 mod cli;
 mod imports;
+mod marks;
 
 use std::path::Path;
 

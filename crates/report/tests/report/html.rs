@@ -33,7 +33,7 @@ fn by_key(doc: &RunResult) -> Vec<(String, Vec<&PhaseResult>)> {
 }
 
 /// The charts a run page must draw and their points, counted from the document.
-fn expected_run_charts(doc: &RunResult) -> Vec<(String, u64)> {
+pub(crate) fn expected_run_charts(doc: &RunResult) -> Vec<(String, u64)> {
     let mut out = Vec::new();
     for (k, ps) in by_key(doc) {
         let sum = |f: &dyn Fn(&PhaseResult) -> usize| ps.iter().map(|p| f(p) as u64).sum::<u64>();
@@ -142,8 +142,8 @@ fn assert_offline(html: &str) {
 }
 
 /// Writes the page, renders it, checks every expected chart was drawn with its points, and
-/// keeps a screenshot.
-fn render_and_check(name: &str, html: &str, expected: &[(String, u64)]) {
+/// keeps a screenshot; returns the DOM.
+pub(crate) fn render_and_check(name: &str, html: &str, expected: &[(String, u64)]) -> String {
     let dir = out_dir();
     let page = dir.join(format!("{name}.html"));
     std::fs::write(&page, html).unwrap();
@@ -174,10 +174,11 @@ fn render_and_check(name: &str, html: &str, expected: &[(String, u64)]) {
     browser::screenshot(&page, &dir.join(format!("{name}.png")), 2000);
     // A taller one for people to look at the whole page.
     browser::screenshot(&page, &dir.join(format!("{name}-full.png")), 6000);
+    dom
 }
 
 /// The text a reader sees: the HTML's escapes undone.
-fn unescape(html: &str) -> String {
+pub(crate) fn unescape(html: &str) -> String {
     html.replace("&#x2f;", "/")
         .replace("&#x27;", "'")
         .replace("&quot;", "\"")

@@ -4,6 +4,7 @@ mod browser;
 mod compare;
 mod docs;
 mod html;
+mod observed;
 mod regression;
 mod render;
 mod scaling;
