@@ -33,8 +33,12 @@ impl Wire for LineProtocol {
         line_protocol::marks(v, marks)
     }
 
-    fn body(parts: &[&str]) -> Option<String> {
-        (!parts.is_empty()).then(|| parts.concat())
+    /// One request: InfluxDB takes large bodies (25 MB by default in 1.x).
+    fn bodies(parts: &[&str]) -> Vec<String> {
+        (!parts.is_empty())
+            .then(|| parts.concat())
+            .into_iter()
+            .collect()
     }
 }
 

@@ -1,6 +1,6 @@
-//! `--opentsdb URL`: the figures of the InfluxDB push as OpenTSDB data points, posted as one
-//! JSON array to `URL/api/put` every interval ([`crate::pusher`]: backlog, retries, one
-//! warning, nothing fatal to the run). OpenTSDB keeps one value per metric and tag set, so
+//! `--opentsdb URL`: the figures of the InfluxDB push as OpenTSDB data points, posted as JSON
+//! arrays to `URL/api/put` every interval (the crate's pusher: backlog, retries, one warning,
+//! nothing fatal to the run). OpenTSDB keeps one value per metric and tag set, so
 //! each InfluxDB field is a metric of its own (`iogauge.bytes_total`); a mark's text cannot be
 //! a tag value as it is (no spaces), so a mark is the metric `iogauge.mark`, value 1, with its
 //! text sanitized into the tag `mark` (docs/monitoring.md).
@@ -64,7 +64,13 @@ pub fn sanitize(s: &str) -> String {
     }
 }
 
-/// The data points of one push: JSON objects, comma-separated.
+/// Bytes of one request's body at most: OpenTSDB's HTTP decoder (Netty's, 8192-byte chunks)
+/// treats a larger body as a chunked request, which a default OpenTSDB refuses ("Chunked
+/// request not supported", OpenTSDB issue 539).
+const MAX_BODY: usize = 8000;
+
+/// The data points of one push: JSON objects, one per line (JSON text holds no raw line
+/// break), so that [`bodies`] can pack them into requests.
 struct Points<'a> {
     run: &'a Map<String, Value>,
     out: String,
@@ -86,10 +92,8 @@ impl Points<'_> {
             "value": value,
             "tags": t,
         });
-        if !self.out.is_empty() {
-            self.out.push(',');
-        }
         self.out.push_str(&point.to_string());
+        self.out.push('\n');
     }
 }
 
@@ -207,6 +211,26 @@ pub fn marks(v: &View, marks: &[MarkPoint]) -> String {
     p.out
 }
 
+/// The points of `parts` (one per line) as JSON arrays of at most [`MAX_BODY`] bytes each (a
+/// single larger point alone).
+pub fn bodies(parts: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut body = String::new();
+    for point in parts.iter().flat_map(|p| p.lines()) {
+        if !body.is_empty() && body.len() + point.len() + 2 > MAX_BODY {
+            body.push(']');
+            out.push(std::mem::take(&mut body));
+        }
+        body.push(if body.is_empty() { '[' } else { ',' });
+        body.push_str(point);
+    }
+    if !body.is_empty() {
+        body.push(']');
+        out.push(body);
+    }
+    out
+}
+
 struct Json;
 
 impl Wire for Json {
@@ -221,8 +245,8 @@ impl Wire for Json {
         marks(v, m)
     }
 
-    fn body(parts: &[&str]) -> Option<String> {
-        (!parts.is_empty()).then(|| format!("[{}]", parts.join(",")))
+    fn bodies(parts: &[&str]) -> Vec<String> {
+        bodies(parts)
     }
 }
 
@@ -265,7 +289,9 @@ mod tests {
     }
 
     fn points(text: &str) -> Vec<Value> {
-        serde_json::from_str(&format!("[{text}]")).unwrap()
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     }
 
     fn find<'a>(ps: &'a [Value], metric: &str, tag: (&str, &str)) -> &'a Value {
@@ -341,6 +367,33 @@ mod tests {
         assert_eq!(ps[0]["tags"]["mark"], "disk_3__pulled___rebuild_läuft");
         assert_eq!(ps[0]["tags"]["index"], "2");
         assert_eq!(ps[0]["tags"]["workload"], "ior");
+    }
+
+    /// Requests of at most MAX_BODY bytes, every point in one of them, in order.
+    #[test]
+    fn pushes_split_into_small_requests() {
+        let mut v = view();
+        for p in ["write", "read", "stat"] {
+            let key = PhaseKey {
+                phase: p.into(),
+                operation: p.into(),
+            };
+            v.phases.insert(key, Totals::default());
+        }
+        let a = render(&v, 1);
+        let b = render(&v, 2);
+        let all = points(&a).len() + points(&b).len();
+        let sent = bodies(&[&a, &b]);
+        assert!(sent.len() > 2, "{}", sent.len());
+        let mut got = Vec::new();
+        for body in &sent {
+            assert!(body.len() <= MAX_BODY, "{}", body.len());
+            got.extend(serde_json::from_str::<Vec<Value>>(body).unwrap());
+        }
+        assert_eq!(got.len(), all);
+        assert_eq!(got[0]["timestamp"], 1);
+        assert_eq!(got[all - 1]["timestamp"], 2);
+        assert!(bodies(&[]).is_empty());
     }
 
     #[test]

@@ -22,8 +22,9 @@ pub(crate) trait Wire: Send + 'static {
     fn figures(v: &View, now: Duration) -> String;
     /// The points of `marks`, each at its own time.
     fn marks(v: &View, marks: &[MarkPoint]) -> String;
-    /// The body of the non-empty `parts`; None when there is nothing to send.
-    fn body(parts: &[&str]) -> Option<String>;
+    /// The bodies of the requests that carry the non-empty `parts`, in order; none when
+    /// there is nothing to send.
+    fn bodies(parts: &[&str]) -> Vec<String>;
 }
 
 /// Tries of one push before it counts as failed.
@@ -69,26 +70,13 @@ impl<W: Wire> Pusher<W> {
             .chain([marks.as_str()])
             .filter(|p| !p.is_empty())
             .collect();
-        let Some(body) = W::body(&parts) else {
+        // After a failure every request goes again: a point written twice is written once.
+        let sent = W::bodies(&parts).iter().try_for_each(|b| self.post(b));
+        let Err(last) = sent else {
             self.backlog.clear();
+            self.marks_sent = view.marks.len();
             return;
         };
-        let mut last = String::new();
-        for attempt in 0..TRIES {
-            if attempt > 0 {
-                std::thread::sleep(Duration::from_millis(200 << attempt));
-            }
-            let t = &self.target;
-            let token = t.token.as_deref();
-            match client::post(&self.agent, &t.url, W::CONTENT_TYPE, token, body.as_bytes()) {
-                Ok(()) => {
-                    self.backlog.clear();
-                    self.marks_sent = view.marks.len();
-                    return;
-                }
-                Err(e) => last = e,
-            }
-        }
         if !self.reported {
             self.reported = true;
             eprintln!(
@@ -98,6 +86,23 @@ impl<W: Wire> Pusher<W> {
                 self.target.url
             );
         }
+    }
+
+    /// Posts `body`, retrying briefly; Err is the last failure.
+    fn post(&self, body: &str) -> Result<(), String> {
+        let t = &self.target;
+        let mut last = Ok(());
+        for attempt in 0..TRIES {
+            if attempt > 0 {
+                std::thread::sleep(Duration::from_millis(200 << attempt));
+            }
+            let token = t.token.as_deref();
+            last = client::post(&self.agent, &t.url, W::CONTENT_TYPE, token, body.as_bytes());
+            if last.is_ok() {
+                break;
+            }
+        }
+        last
     }
 }
 
@@ -144,8 +149,11 @@ mod tests {
         fn marks(_: &View, marks: &[MarkPoint]) -> String {
             marks.iter().map(|m| format!("M{}\n", m.index)).collect()
         }
-        fn body(parts: &[&str]) -> Option<String> {
-            (!parts.is_empty()).then(|| parts.concat())
+        fn bodies(parts: &[&str]) -> Vec<String> {
+            (!parts.is_empty())
+                .then(|| parts.concat())
+                .into_iter()
+                .collect()
         }
     }
 

@@ -169,7 +169,7 @@ mod tests {
         );
 
         let points: serde_json::Value =
-            serde_json::from_str(&format!("[{}]", opentsdb::marks(&v, &v.marks))).unwrap();
+            serde_json::from_str(&opentsdb::bodies(&[&opentsdb::marks(&v, &v.marks)])[0]).unwrap();
         assert_eq!(points[0]["timestamp"], 1_795_780_800u64);
         assert_eq!(points[0]["tags"]["mark"], "disk_3_pulled");
         assert_eq!(points[1]["tags"]["mark"], "say__hi___now");
