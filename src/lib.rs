@@ -9,6 +9,7 @@ pub mod cli;
 pub mod command;
 #[cfg(test)]
 mod compat;
+pub mod control;
 pub mod dlio;
 pub mod find;
 pub mod fs_line;

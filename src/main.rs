@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use iogauge::{
-    cli, global_opts, launcher, monitoring, policy, preset, stored, storing, sweep, world,
+    cli, control, global_opts, launcher, monitoring, policy, preset, stored, storing, sweep, world,
 };
 
 fn main() -> ExitCode {
@@ -130,6 +130,7 @@ fn other(command: cli::Command, global: &world::Global) -> u8 {
         C::Import { paths } => stored::import(global, &paths),
         C::Sweep { action, run } => sweep::main(action, run, global),
         C::Preset { action } => preset::main(action, global),
+        C::Mark { text, run } => control::client::main(&text, run.as_deref()),
     }
 }
 

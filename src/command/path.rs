@@ -103,7 +103,10 @@ fn checked_run<W: Workload>(
     // what they made (docs/safety.md).
     exec::interrupt::install();
     let session = new_session(doc, fanout, ranks.local());
-    let done = W::run(cmd, &checked.prepared, &ranks, &session);
+    // `iogauge mark` reaches the run through its control socket while it runs.
+    let done = crate::control::during(&session, || {
+        W::run(cmd, &checked.prepared, &ranks, &session)
+    });
     // The failure names the rank and the call (`docs/errors.md`).
     if let Some(msg) = &done.failure {
         eprintln!("iogauge: {msg}");

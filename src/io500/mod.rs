@@ -261,7 +261,9 @@ fn execute(
     let session = crate::command::new_session(doc, sinks, local);
     // SIGINT/SIGTERM from here: the phase running stops, the data is removed (docs/safety.md).
     exec::interrupt::install();
-    let outcome = match run::run(&s, &prepared, &mut driver, &session) {
+    // Marks (`iogauge mark`) go to the suite's document.
+    let ran = crate::control::during(&session, || run::run(&s, &prepared, &mut driver, &session));
+    let outcome = match ran {
         Ok(o) => o,
         Err(e) => return usage("io500", e),
     };
