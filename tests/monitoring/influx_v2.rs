@@ -10,14 +10,14 @@ use crate::common::{iogauge_args, shm};
 
 /// One request as the listener read it.
 #[derive(Debug, Clone)]
-struct Request {
-    line: String,
-    headers: Vec<(String, String)>,
-    body: String,
+pub struct Request {
+    pub line: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
 }
 
-/// Answers every request with `status` and keeps it.
-fn listener(status: u16) -> (u16, Arc<Mutex<Vec<Request>>>) {
+/// Answers every request with `status` and keeps it (also the marks' test's).
+pub fn listener(status: u16) -> (u16, Arc<Mutex<Vec<Request>>>) {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
     let kept = Arc::new(Mutex::new(Vec::new()));

@@ -1,6 +1,6 @@
 //! Live metrics (`--metrics`, `--influx`, `--opentsdb`; docs/monitoring.md): the endpoint
 //! scraped while a run goes and after it, bad input, the InfluxDB 2.x write against a loopback
-//! listener, and the real servers (Prometheus and InfluxDB 1.x, also as OpenTSDB's receiver;
+//! listener, a mark in all three exports, and the real servers (Prometheus and InfluxDB 1.x, also as OpenTSDB's receiver;
 //! Debian's packages, which `scripts/test.sh` installs) started on ports and directories of
 //! the test's own.
 
@@ -8,6 +8,7 @@ mod dashboard;
 mod endpoint;
 mod influx_v2;
 mod influxdb;
+mod marks;
 mod opentsdb;
 mod prometheus;
 
