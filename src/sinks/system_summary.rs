@@ -1,6 +1,7 @@
 //! The summary's block of what the system did (`docs/system.md`): per phase, iozone's CPU
 //! utilisation (CPU seconds over wall seconds, above 100 % on several CPUs), the node's busy
-//! share, and the target device's bytes and dirty pages left, from each phase's `system`.
+//! share, and the target device's bytes and dirty pages left, from each phase's `system`;
+//! one line per node where several were read.
 
 use results::warnings::phase_label;
 use results::RunResult;
@@ -11,8 +12,16 @@ const MIB: f64 = 1_048_576.0;
 pub fn lines(doc: &RunResult) -> Vec<String> {
     doc.phases
         .iter()
-        .filter_map(|p| {
-            let s = p.system.as_ref()?;
+        .filter_map(|p| p.system.as_ref().map(|s| (p, s)))
+        .flat_map(|(p, all)| {
+            let several = !all.other_nodes.is_empty();
+            all.nodes().map(move |s| (p, s, several))
+        })
+        .map(|(p, s, several)| {
+            let on = match several {
+                true => format!(" on {}", s.host),
+                false => String::new(),
+            };
             let cpu = match s.cpu {
                 Some(c) => format!(
                     "wall {:.3} s, CPU {:.3} s (user {:.3}, system {:.3}), utilization {:.2} %, \
@@ -39,7 +48,7 @@ pub fn lines(doc: &RunResult) -> Vec<String> {
                 .page_cache
                 .map(|c| format!(", dirty at end {:.1} MiB", c.dirty_end_bytes as f64 / MIB))
                 .unwrap_or_default();
-            Some(format!("  {}: {cpu}{device}{dirty}", phase_label(p)))
+            format!("  {}{on}: {cpu}{device}{dirty}", phase_label(p))
         })
         .collect()
 }

@@ -17,6 +17,7 @@ mod mix;
 mod mpiio;
 mod progress;
 mod startup;
+mod system;
 
 use crate::common::{bin, launcher, Run};
 use std::collections::BTreeSet;

@@ -23,6 +23,17 @@ pub struct Hub {
     /// When the run and the open phase started (`measure::now_ns`), for the marks.
     run_start_ns: u64,
     phase_start_ns: Option<u64>,
+    /// The other nodes' figures of the phase being gathered, and the ranks on this node
+    /// (several nodes only), for the phase's end.
+    nodes: Option<NodeFigures>,
+}
+
+/// What rank 0 gathered of the other processes for the phase's end: the ranks on its node,
+/// the CPU seconds (user, system) of its node's other processes, the other nodes' figures.
+pub struct NodeFigures {
+    pub ranks: Vec<u64>,
+    pub cpu: (f64, f64),
+    pub others: Vec<SystemFigures>,
 }
 
 /// What the machine did while a phase ran: a snapshot at the phase's start event (before its
@@ -46,12 +57,32 @@ impl Hub {
             probe: None,
             run_start_ns: now_ns(),
             phase_start_ns: None,
+            nodes: None,
         }
     }
 
     /// The system's side of each phase comes from `probe` (`--no-system`: never set).
     pub fn set_probe(&mut self, probe: Box<dyn PhaseProbe>) {
         self.probe = Some(probe);
+    }
+
+    /// On a node's first rank other than rank 0 (its own process): the probe's start, with no
+    /// event (only rank 0 reports phases).
+    pub fn probe_start(&mut self) {
+        if let Some(probe) = &mut self.probe {
+            probe.phase_start();
+        }
+    }
+
+    /// On such a rank, after the phase: its node's figures.
+    pub fn probe_end(&mut self) -> Option<SystemFigures> {
+        self.probe.as_mut().and_then(|p| p.phase_end())
+    }
+
+    /// On rank 0 of a job of several processes, before the phase's end: what the others
+    /// read.
+    pub fn node_figures(&mut self, nodes: NodeFigures) {
+        self.nodes = Some(nodes);
     }
 
     /// The thresholds of the checks (`--warn`); the defaults otherwise.
@@ -83,6 +114,7 @@ impl Hub {
         if let Some(probe) = &mut self.probe {
             probe.phase_start();
         }
+        self.nodes = None;
         self.phase_start_ns = Some(now_ns());
         self.sinks.event(&Event::PhaseStart(p));
     }
@@ -120,8 +152,16 @@ impl Hub {
     /// spread and the alerts its checks call for, then tells the sinks. A phase that comes
     /// with alerts (an IO500 phase from its tool's run) keeps them, once each.
     pub fn phase_end(&mut self, mut result: PhaseResult, detail: Detail<'_>) {
-        let system = self.probe.as_mut().and_then(|p| p.phase_end());
+        let mut system = self.probe.as_mut().and_then(|p| p.phase_end());
         self.phase_start_ns = None;
+        if let (Some(s), Some(n)) = (&mut system, self.nodes.take()) {
+            s.add_cpu(n.cpu.0, n.cpu.1);
+            if !n.others.is_empty() {
+                s.ranks = n.ranks;
+                s.nodes_sampled += n.others.len() as u64;
+                s.other_nodes = n.others;
+            }
+        }
         if result.system.is_none() {
             result.system = system;
         }

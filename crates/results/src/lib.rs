@@ -33,7 +33,7 @@ pub use alert::{Alert, AlertId, Thresholds};
 pub use cache::{CacheDrop, CacheStatus, DropMethod, PageCache};
 pub use content::content_hash;
 pub use environment::{capture, fs_info, hostname, mem_total, Environment, FsInfo};
-pub use hub::{Hub, PhaseProbe, SharedHub};
+pub use hub::{Hub, NodeFigures, PhaseProbe, SharedHub};
 pub use json::{from_json_str, read_json, to_json_string, write_json, JsonFiles};
 pub use mark::Mark;
 pub use measure::{HistogramSummary, SeriesSummary};

@@ -14,8 +14,12 @@ use serde::{Deserialize, Serialize};
 pub struct SystemFigures {
     /// The node the figures are from (rank 0's host).
     pub host: String,
-    /// Nodes sampled, of the run's `ranks.nodes`: only the reporting process's node is read.
+    /// Nodes read: 1 + `other_nodes` (a node's first rank reads it; under MPI across several
+    /// nodes each node's).
     pub nodes_sampled: u64,
+    /// The ranks on this node, where the run has several nodes (empty: every rank).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<u64>,
     /// Seconds between the snapshot before the phase's opening barrier and the one after its
     /// end: slightly wider than `times.total_s`, which it contains.
     pub window_s: f64,
@@ -44,6 +48,10 @@ pub struct SystemFigures {
     /// traffic and dirty data moved inside the phase.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<SystemPoint>,
+    /// The other nodes' figures (an MPI job over several nodes), each read by its first rank
+    /// over the same phase; this block is rank 0's node's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_nodes: Vec<SystemFigures>,
 }
 
 /// The run's CPU over the window (iozone's "CPU utilization") and the node's.
@@ -240,6 +248,36 @@ impl SystemFigures {
     /// The target's device (the first), where the target has one.
     pub fn target_device(&self) -> Option<&DeviceFigures> {
         self.devices.iter().find(|d| d.role == "target")
+    }
+
+    /// Adds the CPU seconds of the run's other processes on this node (MPI ranks), so that
+    /// `cpu` covers every rank on the node.
+    pub fn add_cpu(&mut self, user_s: f64, system_s: f64) {
+        if let Some(c) = &mut self.cpu {
+            c.user_s += user_s;
+            c.system_s += system_s;
+            if self.window_s > 0.0 {
+                c.utilization_pct = 100.0 * (c.user_s + c.system_s) / self.window_s;
+            }
+        }
+    }
+
+    /// This node's figures, then the other nodes'.
+    pub fn nodes(&self) -> impl Iterator<Item = &SystemFigures> {
+        std::iter::once(self).chain(self.other_nodes.iter())
+    }
+
+    /// The bytes the ranks on this node moved in phase `p` (every rank's when `ranks` is
+    /// empty), from the phase's per-rank figures where it has them.
+    pub fn node_bytes(&self, p: &crate::PhaseResult) -> u64 {
+        if self.ranks.is_empty() || p.per_rank.is_empty() {
+            return p.bytes;
+        }
+        p.per_rank
+            .iter()
+            .filter(|r| self.ranks.contains(&r.rank))
+            .map(|r| r.bytes)
+            .sum()
     }
 }
 

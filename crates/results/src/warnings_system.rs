@@ -17,18 +17,39 @@ const MIB: f64 = 1_048_576.0;
 const MIN_CPU_WINDOW_S: f64 = 1.0;
 
 pub fn system_alerts(p: &PhaseResult, t: &Thresholds) -> Vec<Alert> {
-    let Some(s) = &p.system else {
+    let Some(all) = &p.system else {
         return Vec::new();
     };
-    [
-        write_not_on_device(p, s, t),
-        small_device_requests(p, s, t),
-        client_cpu_saturated(p, s, t),
-        read_not_from_device(p, s, t),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    // Each node against the bytes of its own ranks; the first node that raises an id speaks.
+    let mut out: Vec<Alert> = Vec::new();
+    for s in all.nodes() {
+        let node = Node {
+            bytes: s.node_bytes(p),
+            at: match all.other_nodes.is_empty() {
+                true => String::new(),
+                false => format!(" on {}", s.host),
+            },
+        };
+        let found = [
+            write_not_on_device(p, s, &node, t),
+            small_device_requests(p, s, &node, t),
+            client_cpu_saturated(p, s, &node, t),
+            read_not_from_device(p, s, &node, t),
+        ];
+        for a in found.into_iter().flatten() {
+            if !out.iter().any(|b| b.id == a.id) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// The node a figure is from: the bytes its ranks moved, and ` on HOST` where there are
+/// several nodes.
+struct Node {
+    bytes: u64,
+    at: String,
 }
 
 fn writes(op: Operation) -> bool {
@@ -55,17 +76,23 @@ fn mib(b: u64) -> String {
     format!("{:.1} MiB", b as f64 / MIB)
 }
 
-fn write_not_on_device(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> Option<Alert> {
+fn write_not_on_device(
+    p: &PhaseResult,
+    s: &SystemFigures,
+    n: &Node,
+    t: &Thresholds,
+) -> Option<Alert> {
     let min = t.get(AlertId::WriteNotOnDevice)?;
     let d = s.target_device()?;
-    if !writes(p.operation) || p.bytes < MIN_BYTES {
+    let bytes = n.bytes;
+    if !writes(p.operation) || bytes < MIN_BYTES {
         return None;
     }
-    let share = d.write_bytes as f64 / p.bytes as f64;
+    let share = d.write_bytes as f64 / bytes as f64;
     if share >= min {
         return None;
     }
-    let left = p.bytes.saturating_sub(d.write_bytes);
+    let left = bytes.saturating_sub(d.write_bytes);
     let dirty = s.page_cache.map(|c| c.dirty_end_bytes);
     let dirty_text = dirty
         .map(|b| format!("; the node held {} dirty at the end", mib(b)))
@@ -73,20 +100,22 @@ fn write_not_on_device(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> Op
     let mut a = Alert::new(
         AlertId::WriteNotOnDevice,
         format!(
-            "{}: only {} of the {} written ({:.0} %) reached {} before the phase ended, {} \
+            "{}: only {} of the {} written ({:.0} %) reached {}{} before the phase ended, {} \
              left in the page cache{dirty_text}: the figure measures memory more than the \
              device; IOR -e (fsync), -B (O_DIRECT) or more data than memory measure the storage",
             phase_label(p),
             mib(d.write_bytes),
-            mib(p.bytes),
+            mib(bytes),
             share * 100.0,
             d.name,
+            n.at,
             mib(left)
         ),
     )
     .with("device", d.name.as_str())
+    .with("host", s.host.as_str())
     .with("device_write_bytes", d.write_bytes)
-    .with("bytes", p.bytes)
+    .with("bytes", bytes)
     .with("share", share)
     .with("bytes_not_on_device", left)
     .with("threshold", min);
@@ -98,7 +127,12 @@ fn write_not_on_device(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> Op
 
 /// The device's requests of the phase's direction against its transfers (bytes / ops), capped
 /// at the device's largest request.
-fn small_device_requests(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> Option<Alert> {
+fn small_device_requests(
+    p: &PhaseResult,
+    s: &SystemFigures,
+    n: &Node,
+    t: &Thresholds,
+) -> Option<Alert> {
     let ratio = t.get(AlertId::SmallDeviceRequests)?;
     let d = s.target_device()?;
     let (requests, avg, what) = match (writes(p.operation), reads(p.operation)) {
@@ -106,7 +140,7 @@ fn small_device_requests(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> 
         (_, true) => (d.reads, d.avg_read_request_bytes?, "read"),
         _ => return None,
     };
-    if p.ops == 0 || p.bytes < MIN_BYTES || requests < MIN_REQUESTS {
+    if p.ops == 0 || n.bytes < MIN_BYTES || requests < MIN_REQUESTS {
         return None;
     }
     let transfer = p.bytes as f64 / p.ops as f64;
@@ -120,7 +154,7 @@ fn small_device_requests(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> 
         Alert::new(
             AlertId::SmallDeviceRequests,
             format!(
-                "{}: {} {what} requests averaged {:.0} KiB on {}, {:.1}× smaller than the \
+                "{}: {} {what} requests averaged {:.0} KiB on {}{}, {:.1}× smaller than the \
                  {:.0} KiB expected (the transfers, up to the device's largest request): \
                  the storage saw small I/O (page-sized writeback, mmap, a small block \
                  size somewhere in the stack)",
@@ -128,6 +162,7 @@ fn small_device_requests(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> 
                 requests,
                 avg / 1024.0,
                 d.name,
+                n.at,
                 expected / avg.max(1.0),
                 expected / 1024.0
             ),
@@ -141,7 +176,12 @@ fn small_device_requests(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> 
     )
 }
 
-fn client_cpu_saturated(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> Option<Alert> {
+fn client_cpu_saturated(
+    p: &PhaseResult,
+    s: &SystemFigures,
+    n: &Node,
+    t: &Thresholds,
+) -> Option<Alert> {
     let max = t.get(AlertId::ClientCpuSaturated)?;
     let c = s.cpu?;
     // /proc/stat counts in 10 ms ticks: a shorter window's busy share is a few ticks' noise.
@@ -156,12 +196,13 @@ fn client_cpu_saturated(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> O
         Alert::new(
             AlertId::ClientCpuSaturated,
             format!(
-                "{}: the run used {:.0} % of the {} CPUs available to it and the node was \
+                "{}: the run used {:.0} % of the {} CPUs available to it and the node{} was \
                  {:.0} % busy: the figure may measure the client's CPU, not the storage \
                  (under MPI, ranks waiting in a barrier spin and count as busy)",
                 phase_label(p),
                 process * 100.0,
                 c.cpus_available,
+                n.at,
                 c.node_busy * 100.0
             ),
         )
@@ -172,29 +213,36 @@ fn client_cpu_saturated(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> O
     )
 }
 
-fn read_not_from_device(p: &PhaseResult, s: &SystemFigures, t: &Thresholds) -> Option<Alert> {
+fn read_not_from_device(
+    p: &PhaseResult,
+    s: &SystemFigures,
+    n: &Node,
+    t: &Thresholds,
+) -> Option<Alert> {
     let min = t.get(AlertId::ReadNotFromDevice)?;
     let d: &DeviceFigures = s.target_device()?;
-    if !reads(p.operation) || p.bytes < MIN_BYTES {
+    let bytes = n.bytes;
+    if !reads(p.operation) || bytes < MIN_BYTES {
         return None;
     }
-    let share = d.read_bytes as f64 / p.bytes as f64;
+    let share = d.read_bytes as f64 / bytes as f64;
     (share < min).then(|| {
         Alert::new(
             AlertId::ReadNotFromDevice,
             format!(
-                "{}: {} read, {} of it ({:.1} %) from {}: the page cache served the phase; \
+                "{}: {} read, {} of it ({:.1} %) from {}{}: the page cache served the phase; \
                  --drop-caches, O_DIRECT or more data than memory measure the storage",
                 phase_label(p),
-                mib(p.bytes),
+                mib(bytes),
                 mib(d.read_bytes),
                 share * 100.0,
-                d.name
+                d.name,
+                n.at
             ),
         )
         .with("device", d.name.as_str())
         .with("device_read_bytes", d.read_bytes)
-        .with("bytes", p.bytes)
+        .with("bytes", bytes)
         .with("share", share)
         .with("threshold", min)
     })
@@ -281,6 +329,37 @@ mod tests {
         t.set("read-not-from-device=off").unwrap();
         t.set("client-cpu-saturated=99%").unwrap();
         assert!(system_alerts(&p, &t).is_empty());
+    }
+
+    #[test]
+    fn each_node_against_its_own_ranks_bytes() {
+        use crate::RankTimes;
+        // Two nodes, two ranks each, 32 MiB per rank: node 0's device took all of its
+        // 64 MiB, node b's none of its.
+        let mut p = phase(Operation::Write, 128 << 20, 128, dev(64 << 20, 64));
+        p.per_rank = (0..4)
+            .map(|r| RankTimes {
+                rank: r,
+                bytes: 32 << 20,
+                ..Default::default()
+            })
+            .collect();
+        let s = p.system.as_mut().unwrap();
+        s.ranks = vec![0, 1];
+        let mut b = s.clone();
+        b.host = "b".into();
+        b.ranks = vec![2, 3];
+        b.devices = vec![dev(0, 0)];
+        s.other_nodes.push(b);
+        let a = system_alerts(&p, &Thresholds::default());
+        assert_eq!(a.len(), 1, "{a:?}");
+        assert!(
+            a[0].message.contains("reached loop0 on b"),
+            "{}",
+            a[0].message
+        );
+        assert_eq!(a[0].evidence["bytes"], 64u64 << 20);
+        assert_eq!(a[0].evidence["host"], "b");
     }
 
     #[test]

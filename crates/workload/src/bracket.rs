@@ -25,8 +25,17 @@ pub(crate) fn prepare(
     start: Option<PhaseStart>,
 ) -> Recorder {
     let rec = session.recorder(slot, kinds);
-    if let (0, Some(start)) = (comm.rank(), start) {
-        session.hub().phase_start(&start);
+    match (comm.rank(), start) {
+        (0, Some(start)) => session.hub().phase_start(&start),
+        // Another node's first rank reads its node over the same phase, and the other ranks
+        // of a job of several processes their CPU time (`crate::system::gather_nodes`).
+        (_, Some(_)) if session.system_on() && session.reads_node_for_rank0(comm) => {
+            session.hub().probe_start()
+        }
+        (_, Some(_)) if session.system_on() && session.multi_process(comm) => {
+            session.note_cpu_start()
+        }
+        _ => {}
     }
     rec
 }

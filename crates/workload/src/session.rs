@@ -27,6 +27,13 @@ pub struct Session {
     samples: bool,
     /// `--drop-caches`: what to drop before each phase.
     drop_caches: DropCaches,
+    /// The ranks this process runs (all of them with thread ranks, one under MPI).
+    local_ranks: usize,
+    /// The system figures are read (`--no-system` not given; not a nested session).
+    system: bool,
+    /// This process's CPU seconds (user, system) at the phase's start, on a rank whose
+    /// process no probe reads (`crate::system::gather_nodes`).
+    cpu_start: Mutex<Option<(f64, f64)>>,
 }
 
 /// `--drop-caches`: what to drop before each phase.
@@ -67,6 +74,9 @@ impl Session {
             live,
             samples: true,
             drop_caches: DropCaches::Off,
+            local_ranks: local_ranks.max(1),
+            system: false,
+            cpu_start: Mutex::new(None),
         }
     }
 
@@ -82,6 +92,7 @@ impl Session {
         }
         Session {
             drop_caches: policy.drop_caches,
+            system: policy.system,
             ..self
         }
     }
@@ -99,6 +110,38 @@ impl Session {
         self.drop_caches
     }
 
+    /// Whether this rank reads its node's system figures for rank 0: the first rank of a node
+    /// other than rank 0's, in a process of its own (under MPI; thread ranks share rank 0's
+    /// process, which reads the node for all of them).
+    pub fn reads_node_for_rank0(&self, comm: &dyn exec::Comm) -> bool {
+        comm.rank() != 0 && self.multi_process(comm) && crate::cache::first_on_node(comm)
+    }
+
+    /// The job's ranks run in several processes (MPI).
+    pub fn multi_process(&self, comm: &dyn exec::Comm) -> bool {
+        self.local_ranks < comm.size()
+    }
+
+    pub fn system_on(&self) -> bool {
+        self.system
+    }
+
+    /// Notes this process's CPU time at a phase's start (a rank no probe reads).
+    pub fn note_cpu_start(&self) {
+        *self.cpu_start.lock().unwrap_or_else(|e| e.into_inner()) = crate::system::cpu_now();
+    }
+
+    /// This process's CPU seconds since [`Session::note_cpu_start`], once.
+    pub fn take_cpu_since_start(&self) -> Option<(f64, f64)> {
+        let start = self
+            .cpu_start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()?;
+        let now = crate::system::cpu_now()?;
+        Some(((now.0 - start.0).max(0.0), (now.1 - start.1).max(0.0)))
+    }
+
     /// A session for one part of `outer`'s run (an IO500 phase's tool): its own document and
     /// sinks, `outer`'s live counters, which `outer` samples, and `outer`'s policy but for
     /// the system probe: `outer`'s hub reads the system around the same phase.
@@ -109,6 +152,9 @@ impl Session {
             live: Arc::clone(&outer.live),
             samples: false,
             drop_caches: outer.drop_caches,
+            local_ranks: outer.local_ranks,
+            system: false,
+            cpu_start: Mutex::new(None),
         }
         .with_policy(outer.policy())
     }

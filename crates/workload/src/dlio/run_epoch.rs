@@ -178,7 +178,7 @@ pub(crate) fn epoch_phase(
         series: Some(m.series),
         ..RankFigures::default()
     };
-    let Some(all) = reduce::gather(comm, &report)? else {
+    let Some(all) = reduce::gather(Some(ctx.session), comm, &report)? else {
         return Ok(stop);
     };
     let mut latency = vec![LatencyHistogram::new()];

@@ -121,7 +121,7 @@ pub(crate) fn generate(ctx: &Ctx) -> Result<Option<i32>, DlioError> {
         series: Some(m.series),
         ..RankFigures::default()
     };
-    let Some(all) = reduce::gather(comm, &report)? else {
+    let Some(all) = reduce::gather(Some(ctx.session), comm, &report)? else {
         return Ok(stop);
     };
     let mut latency = vec![LatencyHistogram::new()];

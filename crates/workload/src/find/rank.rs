@@ -104,7 +104,7 @@ pub fn run_rank(ctx: &FindCtx<'_>) -> Result<Option<FindOutcome>, FindError> {
         notes: w.unreadable,
         ..RankFigures::default()
     };
-    let Some(all) = reduce::gather(comm, &report)? else {
+    let Some(all) = reduce::gather(ctx.session, comm, &report)? else {
         return Ok(None);
     };
     let mut total = Counts::default();

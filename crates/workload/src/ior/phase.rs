@@ -412,7 +412,7 @@ pub(crate) fn reduce(
         series: Some(mine.series),
         ..RankFigures::default()
     };
-    let Some(all) = reduce::gather(ctx.comm, &report)? else {
+    let Some(all) = reduce::gather(Some(ctx.events.session), ctx.comm, &report)? else {
         return Ok(None);
     };
     let p = ctx.params;

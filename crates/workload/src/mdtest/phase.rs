@@ -144,7 +144,7 @@ pub(crate) fn close(
         series: Some(m.series),
         ..RankFigures::default()
     };
-    let Some(all) = reduce::gather(ctx.comm, &report)? else {
+    let Some(all) = reduce::gather(Some(ctx.events.session), ctx.comm, &report)? else {
         return Ok(());
     };
     let mut ranks = Vec::with_capacity(all.len());

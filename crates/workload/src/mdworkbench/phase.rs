@@ -158,7 +158,7 @@ pub(crate) fn close(ctx: &Ctx, open: Open, end: u64, extra: Extra) -> Result<(),
         ],
         ..RankFigures::default()
     };
-    let Some(all) = reduce::gather(ctx.comm, &report)? else {
+    let Some(all) = reduce::gather(Some(ctx.events.session), ctx.comm, &report)? else {
         return Ok(());
     };
     let mut ranks = Vec::with_capacity(all.len());

@@ -119,7 +119,7 @@ pub(crate) fn close(
         notes,
         ..RankFigures::default()
     };
-    let Some(all) = reduce::gather(ctx.comm, &report)? else {
+    let Some(all) = reduce::gather(Some(ctx.events.session), ctx.comm, &report)? else {
         return Ok(None);
     };
     // The operation kinds' histograms, then the waits and the service times.

@@ -11,15 +11,23 @@ mod tests;
 
 use exec::{Comm, CommError};
 
+use crate::session::Session;
+
 pub use error::WireError;
 pub use report::{FirstError, RankFigures, Verify};
 pub use wire::{decode, encode, VERSION};
 
 /// Every rank sends `mine` (a collective); rank 0 gets every rank's report, the others `None`.
-pub fn gather(comm: &dyn Comm, mine: &RankFigures) -> Result<Option<Gathered>, CommError> {
-    Ok(comm
-        .gather_bytes(&encode(mine), 0)?
-        .map(|all| Gathered { all }))
+/// On a job over several nodes, each node's system figures of the phase follow to rank 0's
+/// `session` (`crate::system::gather_nodes`).
+pub fn gather(
+    session: Option<&Session>,
+    comm: &dyn Comm,
+    mine: &RankFigures,
+) -> Result<Option<Gathered>, CommError> {
+    let all = comm.gather_bytes(&encode(mine), 0)?;
+    crate::system::gather_nodes(session, comm)?;
+    Ok(all.map(|all| Gathered { all }))
 }
 
 /// The reports rank 0 received, still in their bytes.

@@ -160,7 +160,7 @@ fn rank_0_gets_every_ranks_report_in_order() {
             counts: vec![comm.rank() as u64 * 10],
             ..RankFigures::default()
         };
-        let Some(all) = gather(comm, &mine)? else {
+        let Some(all) = gather(None, comm, &mine)? else {
             return Ok(None);
         };
         let got: Vec<(usize, u64)> = all

@@ -127,6 +127,8 @@ pub fn figures(
         lustre,
         absent,
         series,
+        ranks: Vec::new(),
+        other_nodes: Vec::new(),
     }
 }
 

@@ -2,9 +2,11 @@
 //! which snapshots the system's counters at the phase's start event (before its opening
 //! barrier), once per sampler interval, and at its end (after its closing barrier and the
 //! gather), so nothing is read inside a timed window or on the I/O path. Rank 0's process
-//! reads its own node; `--no-system` installs no probe.
+//! reads its own node, and under MPI every other node's first rank its own (`nodes.rs`);
+//! `--no-system` installs no probe.
 
 mod figures;
+mod nodes;
 mod snapshot;
 mod target;
 
@@ -12,6 +14,12 @@ use results::system::SystemPoint;
 use results::{PhaseProbe, RunResult, SystemFigures};
 
 pub use figures::REQUEST_SIZE_SOURCE;
+pub use nodes::gather_nodes;
+
+/// This process's CPU seconds (user, system) now.
+pub fn cpu_now() -> Option<(f64, f64)> {
+    snapshot::rusage_self()
+}
 use figures::{figures, point, Node};
 use snapshot::Snapshot;
 use target::Target;

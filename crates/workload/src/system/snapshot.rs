@@ -97,7 +97,7 @@ pub fn count_cpus(text: &str) -> u64 {
         .count() as u64
 }
 
-fn rusage_self() -> Option<(f64, f64)> {
+pub fn rusage_self() -> Option<(f64, f64)> {
     // SAFETY: getrusage writes into the zeroed struct it is given and nothing else.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
     let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };

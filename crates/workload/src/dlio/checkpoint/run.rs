@@ -276,7 +276,7 @@ fn run_phase(
         series: Some(m.series),
         ..RankFigures::default()
     };
-    let Some(gathered) = reduce::gather(comm, &report)? else {
+    let Some(gathered) = reduce::gather(Some(ctx.session), comm, &report)? else {
         return Ok(stop);
     };
     let mut latency = vec![LatencyHistogram::new(), LatencyHistogram::new()];
