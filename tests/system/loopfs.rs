@@ -52,7 +52,12 @@ impl LoopFs {
         };
         run(
             "mkfs.ext4",
-            &["-q", "-E", "lazy_itable_init=0,lazy_journal_init=0", &fs.device],
+            &[
+                "-q",
+                "-E",
+                "lazy_itable_init=0,lazy_journal_init=0",
+                &fs.device,
+            ],
         )?;
         std::fs::create_dir(&fs.mount).map_err(|e| e.to_string())?;
         run("mount", &[&fs.device, fs.mount.to_str().unwrap()])?;

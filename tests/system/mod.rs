@@ -37,7 +37,8 @@ fn ior_write(dir: &std::path::Path, extra: &[&str]) -> Value {
     args.extend_from_slice(extra);
     let run = iogauge_args(&args).ok();
     assert!(
-        run.stderr.contains("iogauge: CPU utilization and devices per phase"),
+        run.stderr
+            .contains("iogauge: CPU utilization and devices per phase"),
         "{}",
         run.stderr
     );
@@ -66,7 +67,10 @@ fn a_write_without_fsync_stays_in_the_page_cache_and_with_it_reaches_the_device(
     assert_eq!(dev["name"], fs.name(), "{s:#}");
     assert_eq!(dev["role"], "target");
     let written = dev["write_bytes"].as_u64().unwrap();
-    assert!(written < bytes / 2, "device wrote {written} of {bytes}: {s:#}");
+    assert!(
+        written < bytes / 2,
+        "device wrote {written} of {bytes}: {s:#}"
+    );
     assert!(s["page_cache"]["dirty_end_bytes"].as_u64().is_some());
     let a = alert(p, "write-not-on-device").unwrap_or_else(|| panic!("no warning: {p:#}"));
     assert_eq!(a["evidence"]["device"], fs.name());
@@ -100,11 +104,17 @@ fn cpu_per_phase_and_absent_sources_on_tmpfs() {
     assert!(s.get("devices").is_none(), "{s:#}");
     if dir.path().starts_with("/dev/shm") {
         assert!(
-            s["absent"]["devices"].as_str().unwrap().starts_with("none:"),
+            s["absent"]["devices"]
+                .as_str()
+                .unwrap()
+                .starts_with("none:"),
             "{s:#}"
         );
     }
-    assert!(s["absent"]["nfs"].as_str().unwrap().contains("not an NFS mount"));
+    assert!(s["absent"]["nfs"]
+        .as_str()
+        .unwrap()
+        .contains("not an NFS mount"));
     assert!(s["absent"]["lustre"].is_string());
     assert!(s["process_io"]["wchar"].as_u64().unwrap() >= 64 * MIB);
 }
