@@ -77,6 +77,11 @@ impl NodeMap {
     pub fn node_of(&self, rank: usize) -> usize {
         self.node_of_rank[rank]
     }
+    /// Whether `rank` is the lowest rank of its node (the one that acts for the node).
+    pub fn first_on_node(&self, rank: usize) -> bool {
+        let node = self.node_of_rank[rank];
+        self.node_of_rank[..rank].iter().all(|&n| n != node)
+    }
     /// Ranks that share rank 0's node (IOR's `numTasksOnNode0`).
     pub fn tasks_on_node0(&self) -> usize {
         let n0 = self.node_of_rank[0];
@@ -118,6 +123,8 @@ mod tests {
         assert_eq!(m.tasks_on_node0(), 4);
         assert!(m.is_block_mapped());
         assert_eq!(m.node_shift(), 4);
+        let first: Vec<usize> = (0..8).filter(|&r| m.first_on_node(r)).collect();
+        assert_eq!(first, [0, 4]);
     }
 
     #[test]
@@ -130,6 +137,8 @@ mod tests {
         assert_eq!(m.tasks_on_node0(), 2);
         assert!(!m.is_block_mapped());
         assert_eq!(m.node_shift(), 1);
+        let first: Vec<usize> = (0..6).filter(|&r| m.first_on_node(r)).collect();
+        assert_eq!(first, [0, 1, 2]);
     }
 
     #[test]

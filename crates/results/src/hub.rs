@@ -7,6 +7,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::alert::{Alert, Thresholds};
 use crate::warnings::phase_alerts;
+use crate::warnings_system::system_alerts;
 
 use crate::sink::{
     Detail, Event, Fanout, IntervalSample, Notice, PhaseEnd, PhaseStart, RunEnd, Sink,
@@ -168,7 +169,10 @@ impl Hub {
         if result.spread.is_none() && result.working_ranks().count() > 1 {
             result.spread = result.rank_spread();
         }
-        for a in phase_alerts(&self.doc, &result, &self.thresholds) {
+        let alerts = phase_alerts(&self.doc, &result, &self.thresholds)
+            .into_iter()
+            .chain(system_alerts(&result, &self.thresholds));
+        for a in alerts {
             if !result.alerts.iter().any(|b| b.id == a.id) {
                 result.alerts.push(a);
             }

@@ -22,7 +22,6 @@ pub fn phase_alerts(doc: &RunResult, p: &PhaseResult, t: &Thresholds) -> Vec<Ale
     ]
     .into_iter()
     .flatten()
-    .chain(crate::warnings_system::system_alerts(p, t))
     .collect()
 }
 

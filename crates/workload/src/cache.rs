@@ -50,9 +50,7 @@ pub fn drops_files(session: &Session) -> bool {
 
 /// Whether this rank is the first of its node (the one that drops the node's caches).
 pub fn first_on_node(comm: &dyn Comm) -> bool {
-    let map = comm.node_map();
-    let me = comm.rank();
-    (0..me).all(|r| map.node_of(r) != map.node_of(me))
+    comm.node_map().first_on_node(comm.rank())
 }
 
 /// Before a phase: drops caches as `--drop-caches` asks, then measures the residency of

@@ -114,7 +114,7 @@ impl Session {
     /// other than rank 0's, in a process of its own (under MPI; thread ranks share rank 0's
     /// process, which reads the node for all of them).
     pub fn reads_node_for_rank0(&self, comm: &dyn exec::Comm) -> bool {
-        comm.rank() != 0 && self.multi_process(comm) && crate::cache::first_on_node(comm)
+        comm.rank() != 0 && self.multi_process(comm) && comm.node_map().first_on_node(comm.rank())
     }
 
     /// The job's ranks run in several processes (MPI).

@@ -2,8 +2,6 @@
 //! window (at the phase's start event, by the sampler, at the phase's end). A source that
 //! cannot be read is `None`: the figures then name it absent, never zero.
 
-use std::path::Path;
-
 use measure::now_ns;
 use sysstat::cpu::CpuTicks;
 use sysstat::disk::DiskStats;
@@ -103,12 +101,6 @@ pub fn rusage_self() -> Option<(f64, f64)> {
     let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     (rc == 0).then(|| (secs(ru.ru_utime), secs(ru.ru_stime)))
-}
-
-/// Whether `path` exists, else its nearest existing ancestor (the run directory is often made
-/// after the session).
-pub fn existing(path: &Path) -> Option<&Path> {
-    path.ancestors().find(|p| p.exists())
 }
 
 #[cfg(test)]

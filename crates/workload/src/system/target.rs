@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 
 use results::FsInfo;
 
-use super::snapshot::existing;
-
 /// A block device the figures follow.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Device {
@@ -28,6 +26,12 @@ pub struct Target {
     /// The `llite` instance and its stats file.
     pub lustre: Option<(String, PathBuf)>,
     pub fs_type: String,
+}
+
+/// `path` if it exists, else its nearest existing ancestor (the run directory is often made
+/// after the session).
+fn existing(path: &Path) -> Option<&Path> {
+    path.ancestors().find(|p| p.exists())
 }
 
 const NETWORK_FS: &[&str] = &[
