@@ -147,6 +147,38 @@ fn two_marks_land_in_the_document_and_the_store_in_order() {
     assert_eq!(&back, &doc["marks"]);
 }
 
+/// A run with `--no-system` takes marks all the same, and `show` cuts its phase at them:
+/// before, between and after, each with its throughput and the change against before.
+#[test]
+fn marks_in_a_run_without_system_figures_cut_its_phase_in_show() {
+    let d = tmp();
+    let xdg = d.path().join("xdg");
+    std::fs::create_dir(&xdg).unwrap();
+    let mut args = long_ior(d.path(), "quiet", 5);
+    args.push("--no-system".into());
+    let run = start(&xdg, &strs(&args));
+    wait_for_phase(&d.path().join("quiet.events"));
+    std::thread::sleep(Duration::from_millis(1500));
+    iogauge_in(&xdg, &["mark", "first"]).ok();
+    std::thread::sleep(Duration::from_millis(1500));
+    iogauge_in(&xdg, &["mark", "second"]).ok();
+    let done = wait(run).ok();
+    let doc = json(&d.path().join("quiet.json"));
+    assert!(doc["phases"][0].get("system").is_none(), "--no-system");
+    assert_eq!(doc["marks"].as_array().map(Vec::len), Some(2));
+    let db = d.path().join("store.sqlite");
+    let id = stored_id(&done).to_string();
+    let shown = iogauge_in(&xdg, &["show", &id, "--db", db.to_str().unwrap()]).ok();
+    for label in [
+        "before \"first\"",
+        "between \"first\" and \"second\"",
+        "after \"second\"",
+    ] {
+        assert!(shown.stdout.contains(label), "{label}:\n{}", shown.stdout);
+    }
+    assert!(shown.stdout.contains(" %"), "{}", shown.stdout);
+}
+
 #[test]
 fn no_run_in_progress_is_a_clear_failure() {
     let d = tmp();

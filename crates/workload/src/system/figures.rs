@@ -386,6 +386,56 @@ mod tests {
         assert!(!f.absent.contains_key("devices"));
     }
 
+    /// The NFS and Lustre blocks from two readings of the fixtures `crates/sysstat` parses.
+    #[test]
+    fn client_file_system_counters_over_the_window() {
+        let fixture = |name: &str| {
+            let path = format!(
+                "{}/../sysstat/tests/fixtures/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        };
+        let nfs = |name: &str| {
+            let all = sysstat::nfs::parse_mountstats(&fixture(name));
+            sysstat::nfs::for_mount(&all, "/mnt/nfs/test").cloned()
+        };
+        let llite = sysstat::lustre::parse_llite(&fixture("llite_stats.usecs")).unwrap();
+        let mut later = llite.clone();
+        for c in later.counters.values_mut() {
+            c.samples += 2;
+            c.sum += 2 << 20;
+        }
+        let mut a = snap(1, 0.0, 0, 0, 0);
+        let mut b = snap(2, 0.0, 0, 0, 0);
+        (a.nfs, b.nfs) = (nfs("mountstats"), nfs("mountstats.later"));
+        (a.lustre, b.lustre) = (Some(llite), Some(later));
+        let t = Target {
+            nfs_mount: Some("/mnt/nfs/test".into()),
+            lustre: Some(("lustrefs-ffff88082d691000".into(), "stats".into())),
+            no_devices: Some("none: a network file system".into()),
+            fs_type: "nfs4".into(),
+            ..Target::default()
+        };
+        let f = figures(&Node::default(), &t, &a, &b, (0, 0), Vec::new());
+        let n = f.nfs.expect("nfs figures");
+        assert_eq!(n.mount_point, "/mnt/nfs/test");
+        let (x, y) = (a.nfs.as_ref().unwrap(), b.nfs.as_ref().unwrap());
+        assert_eq!(
+            n.server_write_bytes,
+            y.bytes.server_write - x.bytes.server_write
+        );
+        let write = &n.ops["WRITE"];
+        assert_eq!(write.calls, y.ops["WRITE"].ops - x.ops["WRITE"].ops);
+        assert!(write.rtt_ms_mean > 0.0);
+        assert!(n.ops.values().all(|o| o.calls > 0), "only RPCs called");
+        let l = f.lustre.expect("lustre figures");
+        assert_eq!(l.counters["write_bytes"].samples, 2);
+        assert_eq!(l.counters["write_bytes"].sum, Some(2 << 20));
+        assert!(!f.absent.contains_key("nfs") && !f.absent.contains_key("lustre"));
+        assert_eq!(f.absent["devices"], "none: a network file system");
+    }
+
     #[test]
     fn no_devices_is_recorded_with_its_reason() {
         let t = Target {
