@@ -41,3 +41,26 @@ fn every_node_is_read_and_every_rank_s_cpu_counts() {
     assert!(s.get("other_nodes").is_none());
     assert!(s["cpu"]["system_s"].as_f64().unwrap() > 0.0);
 }
+
+/// The IO500's phases run in sessions nested in the suite's: the suite's hub reads rank 0's
+/// node and takes the other nodes' figures gathered in each phase.
+#[test]
+fn the_io500_reads_every_node_too() {
+    let d = tmp();
+    let ini = crate::io500::small_ini(d.path(), "");
+    let ini = ini.to_str().unwrap();
+    super::mpirun(4, &["--fake-nodes", "2", "io500", ini, "--timestamp", "S"]).ok();
+    let doc = json(&d.path().join("res/S/result.json"));
+    let phases = doc["phases"].as_array().unwrap();
+    let write = phases
+        .iter()
+        .find(|p| p["io500_phase"] == "ior-easy-write")
+        .expect("ior-easy-write");
+    let s = &write["system"];
+    assert_eq!(s["nodes_sampled"], 2, "{s:#}");
+    assert_eq!(s["other_nodes"][0]["ranks"], serde_json::json!([2, 3]));
+    // Every phase the suite timed has its figures, each with both nodes.
+    for p in phases {
+        assert_eq!(p["system"]["nodes_sampled"], 2, "{}", p["io500_phase"]);
+    }
+}

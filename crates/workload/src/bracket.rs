@@ -30,7 +30,7 @@ pub(crate) fn prepare(
         // Another node's first rank reads its node over the same phase, and the other ranks
         // of a job of several processes their CPU time (`crate::system::gather_nodes`).
         (_, Some(_)) if session.system_on() && session.reads_node_for_rank0(comm) => {
-            session.hub().probe_start()
+            session.system_hub().probe_start()
         }
         (_, Some(_)) if session.system_on() && session.multi_process(comm) => {
             session.note_cpu_start()

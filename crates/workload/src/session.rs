@@ -19,7 +19,10 @@ use results::{Fanout, Hub, OperationSummary, RunResult, SharedHub, Sink, Thresho
 pub const INTERVAL_NS: u64 = 1_000_000_000;
 
 pub struct Session {
-    hub: SharedHub,
+    hub: Arc<SharedHub>,
+    /// The hub whose probe reads the system in this session's phases: its own, or in a
+    /// nested session `outer`'s (the IO500 suite's reads around each of its phases).
+    system_hub: Arc<SharedHub>,
     interval_ns: u64,
     live: Arc<LiveBoard>,
     /// This session samples `live` while its workload runs (not a session nested in another,
@@ -68,8 +71,10 @@ impl Session {
     pub fn new(doc: RunResult, mut sinks: Fanout, local_ranks: usize) -> Session {
         let live = Arc::new(LiveBoard::new(local_ranks.max(1)));
         sinks.attach(&live);
+        let hub = Arc::new(SharedHub::new(Hub::new(doc, sinks)));
         Session {
-            hub: SharedHub::new(Hub::new(doc, sinks)),
+            hub: Arc::clone(&hub),
+            system_hub: hub,
             interval_ns: INTERVAL_NS,
             live,
             samples: true,
@@ -143,11 +148,14 @@ impl Session {
     }
 
     /// A session for one part of `outer`'s run (an IO500 phase's tool): its own document and
-    /// sinks, `outer`'s live counters, which `outer` samples, and `outer`'s policy but for
-    /// the system probe: `outer`'s hub reads the system around the same phase.
+    /// sinks, `outer`'s live counters, which `outer` samples, and `outer`'s policy; the system
+    /// is read by `outer`'s hub around the same phase, which also takes the other nodes'
+    /// figures gathered in this session's phases.
     pub fn nested(doc: RunResult, sinks: Fanout, outer: &Session) -> Session {
-        Session {
-            hub: SharedHub::new(Hub::new(doc, sinks)),
+        let hub = Arc::new(SharedHub::new(Hub::new(doc, sinks)));
+        let nested = Session {
+            hub,
+            system_hub: Arc::clone(&outer.system_hub),
             interval_ns: outer.interval_ns,
             live: Arc::clone(&outer.live),
             samples: false,
@@ -156,7 +164,12 @@ impl Session {
             system: false,
             cpu_start: Mutex::new(None),
         }
-        .with_policy(outer.policy())
+        // `policy()` installs no probe: this session's hub reads nothing itself.
+        .with_policy(outer.policy());
+        Session {
+            system: outer.system,
+            ..nested
+        }
     }
 
     /// The recorder of local rank `slot`'s next phase, published on the live counters, for
@@ -228,7 +241,19 @@ impl Session {
     }
 
     pub fn into_doc(self) -> RunResult {
-        self.hub.into_inner().into_doc()
+        let Session {
+            hub, system_hub, ..
+        } = self;
+        drop(system_hub);
+        match Arc::try_unwrap(hub) {
+            Ok(hub) => hub.into_inner().into_doc(),
+            Err(shared) => shared.lock().doc().clone(),
+        }
+    }
+
+    /// The hub that reads the system in this session's phases ([`Session::nested`]).
+    pub fn system_hub(&self) -> MutexGuard<'_, Hub> {
+        self.system_hub.lock()
     }
 
     /// Ends the run: the summaries into the document, the exit code (`128 + signal` when a

@@ -29,7 +29,7 @@ pub fn gather_nodes(session: Option<&Session>, comm: &dyn Comm) -> Result<(), Co
     let part = match comm.rank() {
         0 => Part::default(),
         _ if session.reads_node_for_rank0(comm) => Part {
-            node: session.hub().probe_end(),
+            node: session.system_hub().probe_end(),
             cpu: None,
         },
         _ => Part {
@@ -72,7 +72,7 @@ pub fn gather_nodes(session: Option<&Session>, comm: &dyn Comm) -> Result<(), Co
             Some(f)
         })
         .collect();
-    session.hub().node_figures(NodeFigures {
+    session.system_hub().node_figures(NodeFigures {
         ranks: ranks_on(map.node_of(0)),
         cpu: cpu_on(map.node_of(0)),
         others,
