@@ -1,10 +1,7 @@
 //! A real InfluxDB 1.x (Debian's `influxdb`) on ports and a directory of the test's own: the
 //! pushed points queried back.
 
-use std::process::Command;
-use std::time::Duration;
-
-use super::{encode, free_port, have, http, slow_ior, wait_for, Running};
+use super::{encode, free_port, have, http, influxd_with, slow_ior};
 use crate::common::{iogauge_args, tmp};
 
 fn config(dir: &std::path::Path, http_port: u16, rpc_port: u16) -> String {
@@ -41,18 +38,7 @@ fn points_reach_a_real_influxdb() {
     let (port, rpc) = (free_port(), free_port());
     let conf = d.path().join("influxdb.conf");
     std::fs::write(&conf, config(d.path(), port, rpc)).unwrap();
-    let _server = Running::spawn(Command::new("influxd").arg("-config").arg(&conf));
-    wait_for(Duration::from_secs(30), || {
-        http("GET", port, "/ping", "").filter(|(s, _)| *s == 204)
-    })
-    .expect("influxd answers /ping");
-    let created = http(
-        "POST",
-        port,
-        &format!("/query?q={}", encode("CREATE DATABASE iogauge")),
-        "",
-    );
-    assert_eq!(created.map(|c| c.0), Some(200));
+    let _server = influxd_with(&conf, port, "iogauge");
 
     let url = format!("http://127.0.0.1:{port}/write?db=iogauge");
     let mut args = slow_ior(d.path(), 1600, &["--tasks", "2", "--influx", &url]);

@@ -145,6 +145,24 @@ pub fn wait_for<T>(limit: Duration, mut f: impl FnMut() -> Option<T>) -> Option<
 
 /// Whether `program` is installed. Missing: a clear skip message, except in CI (where
 /// `scripts/test.sh` installs `package`), where the test fails instead.
+/// `influxd -config conf` answering on `port`, with the database `db` made (InfluxDB 1.x's
+/// write paths never make it themselves); stopped when the value drops.
+pub fn influxd_with(conf: &Path, port: u16, db: &str) -> Running {
+    let server = Running::spawn(Command::new("influxd").arg("-config").arg(conf));
+    wait_for(Duration::from_secs(30), || {
+        http("GET", port, "/ping", "").filter(|(s, _)| *s == 204)
+    })
+    .expect("influxd answers /ping");
+    let created = http(
+        "POST",
+        port,
+        &format!("/query?q={}", encode(&format!("CREATE DATABASE {db}"))),
+        "",
+    );
+    assert_eq!(created.map(|c| c.0), Some(200));
+    server
+}
+
 pub fn have(program: &str, package: &str) -> bool {
     let found = std::env::var_os("PATH")
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()));

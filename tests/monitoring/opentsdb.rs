@@ -4,10 +4,9 @@
 //! InfluxQL (each metric a measurement, its value the field `value`). And a server that is not
 //! there: reported once, the run goes on.
 
-use std::process::Command;
 use std::time::Duration;
 
-use super::{encode, free_port, have, http, slow_ior, wait_for, Running};
+use super::{encode, free_port, have, http, influxd_with, slow_ior, wait_for};
 use crate::common::{iogauge_args, shm, tmp};
 
 fn config(dir: &std::path::Path, http_port: u16, rpc_port: u16, tsdb_port: u16) -> String {
@@ -55,19 +54,8 @@ fn points_reach_influxdbs_opentsdb_listener() {
     let (port, rpc, tsdb) = (free_port(), free_port(), free_port());
     let conf = d.path().join("influxdb.conf");
     std::fs::write(&conf, config(d.path(), port, rpc, tsdb)).unwrap();
-    let _server = Running::spawn(Command::new("influxd").arg("-config").arg(&conf));
-    wait_for(Duration::from_secs(30), || {
-        http("GET", port, "/ping", "").filter(|(s, _)| *s == 204)
-    })
-    .expect("influxd answers /ping");
     // The listener's HTTP path answers 500 "database not found" until it exists.
-    let created = http(
-        "POST",
-        port,
-        &format!("/query?q={}", encode("CREATE DATABASE opentsdb")),
-        "",
-    );
-    assert_eq!(created.map(|c| c.0), Some(200));
+    let _server = influxd_with(&conf, port, "opentsdb");
     wait_for(Duration::from_secs(10), || {
         std::net::TcpStream::connect(("127.0.0.1", tsdb)).ok()
     })

@@ -5,6 +5,7 @@
 //!
 //! `cargo run --release -p workload --example probe_cost -- [DIR] [CALLS]`
 
+use std::path::Path;
 use std::time::Instant;
 
 use results::{Parameters, PhaseProbe, RunResult};
@@ -15,18 +16,9 @@ fn main() {
     let dir = args.next().unwrap_or_else(|| ".".into());
     let calls: u32 = args.next().and_then(|n| n.parse().ok()).unwrap_or(2000);
     let mut doc = RunResult::new(Parameters::Ior(Default::default()), vec![], "probe_cost");
-    doc.environment.target = Some(results::FsInfo {
-        path: dir.clone(),
-        fs_type: String::new(),
-        fs_magic: String::new(),
-        mount_point: String::new(),
-        mount_source: String::new(),
-        mount_options: String::new(),
-        capacity_bytes: 0,
-        free_bytes: 0,
-        inodes: 0,
-        free_inodes: 0,
-    });
+    // The target's facts as a run records them (its file system type, mount).
+    let posix = engine::for_target(&engine::EngineConfig::default());
+    doc.environment.target = Some(results::fs_info(posix.as_ref(), Path::new(&dir)));
     let mut probe = SystemProbe::new(&doc);
     let time = |f: &mut dyn FnMut()| {
         let t = Instant::now();
