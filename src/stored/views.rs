@@ -135,7 +135,18 @@ pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Fo
             ),
         );
     }
-    print(&report::compare(&views), f);
+    let comparison = report::compare(&views);
+    // A slowdown between different workloads, or without a phase in common, means nothing.
+    if threshold.is_some() && !comparison.differs.comparable {
+        return usage(
+            "compare",
+            format!(
+                "--fail-if-slower: the runs are not comparable ({})",
+                comparison.differs.why_not.join("; ")
+            ),
+        );
+    }
+    print(&comparison, f);
     // Runs that differ in ranks or nodes also get the scaling table (as a table only, so
     // that JSON and CSV stay one document; `iogauge scaling` prints it in every format).
     let counts = |r: &report::Run<'_>| (r.doc.ranks.count, r.doc.ranks.nodes);

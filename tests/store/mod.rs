@@ -3,6 +3,7 @@
 //! from its result.txt with the same scores.
 
 mod cli;
+mod compare;
 mod imports;
 mod marks;
 

@@ -2,6 +2,7 @@
 //! each run's spread over its iterations, its trend, and its change against the baseline, which
 //! is the first run given.
 
+use crate::differs::{differs, Differs};
 use crate::metric::Metric;
 use crate::phases::{groups, union_keys, PhaseGroup};
 use crate::run::Run;
@@ -97,6 +98,8 @@ pub struct PhaseComparison {
 /// The whole comparison; the first run is the baseline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
+    /// The parameters that differ and whether the runs compare at all: shown first.
+    pub differs: Differs,
     pub runs: Vec<RunHeading>,
     pub phases: Vec<PhaseComparison>,
     /// The IO500 `[SCORE]` figures, when any run has them.
@@ -140,7 +143,9 @@ pub fn compare(runs: &[Run<'_>]) -> Comparison {
             }
         })
         .collect();
+    let docs: Vec<&results::RunResult> = runs.iter().map(|r| r.doc).collect();
     Comparison {
+        differs: differs(&docs),
         runs: runs.iter().map(RunHeading::of).collect(),
         phases,
         io500: io500_rows(runs),

@@ -8,6 +8,7 @@
 //! formula, what the pages show) are in `docs/reports.md`.
 
 mod compare;
+mod differs;
 pub mod fmt;
 pub mod html;
 mod listing;
@@ -24,6 +25,7 @@ mod summary;
 mod system;
 
 pub use compare::{compare, Cell, Comparison, MetricRow, PhaseComparison, RunHeading};
+pub use differs::{differs, size, Difference, Differs};
 pub use listing::{Figure, ListedRun};
 pub use marks::{MarkLine, MarkedPhase};
 pub use metric::{Direction, Metric};

@@ -48,15 +48,28 @@ pub fn compare_page(runs: &[Run<'_>]) -> String {
     for (phase, row) in c.rows() {
         table.rows.push(row_tds(phase, row));
     }
-    let warnings = runs
-        .iter()
-        .flat_map(|r| {
-            crate::summary::summarize(r)
-                .warnings
-                .into_iter()
-                .map(move |w| format!("{}: {w}", r.id()))
-        })
-        .collect();
+    let differs_header = header_with("parameter", &c.runs);
+    let refs: Vec<&str> = differs_header.iter().map(String::as_str).collect();
+    let mut differs = Table::new("What differs", &refs);
+    differs.note = if !c.differs.comparable {
+        format!("not comparable: {}", c.differs.why_not.join("; "))
+    } else if c.differs.differences.is_empty() {
+        "no parameter differs (the same options, ranks, host and version)".to_string()
+    } else {
+        "parameters not listed are the same in every run".to_string()
+    };
+    for p in &c.differs.differences {
+        let mut tds = vec![Td::text(&p.parameter)];
+        tds.extend(p.values.iter().map(Td::text));
+        differs.rows.push(tds);
+    }
+    // Warnings after the answer (the page's warning block would open the page): one row each.
+    let mut warnings = Table::new("Warnings", &["run", "warning"]);
+    for r in runs {
+        for w in crate::summary::summarize(r).warnings {
+            warnings.rows.push(vec![Td::text(r.id()), Td::text(w)]);
+        }
+    }
     let grouped: Vec<Vec<PhaseGroup<'_>>> = runs.iter().map(|r| groups(r.doc)).collect();
     let mut all = Vec::new();
     let sections = c
@@ -69,11 +82,21 @@ pub fn compare_page(runs: &[Run<'_>]) -> String {
         title: format!("iogauge comparison of {} runs", runs.len()),
         subtitle: ids.join(" · "),
         facts: Vec::new(),
-        warnings,
-        tables: vec![who, table],
+        warnings: Vec::new(),
+        // The answer first: what differs and the change per phase, then who the runs are.
+        tables: [differs, table, who, warnings]
+            .into_iter()
+            .filter(|t| t.title != "Warnings" || !t.rows.is_empty())
+            .collect(),
         sections,
         charts: all,
     })
+}
+
+fn header_with(first: &str, runs: &[crate::compare::RunHeading]) -> Vec<String> {
+    let mut h = vec![first.to_string()];
+    h.extend(runs.iter().map(|r| r.id.clone()));
+    h
 }
 
 fn row_tds(phase: &str, row: &MetricRow) -> Vec<Td> {

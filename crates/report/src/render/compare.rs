@@ -4,6 +4,7 @@
 use super::csv::{num, Csv};
 use super::{name_of, table, Render};
 use crate::compare::{Cell, Comparison, MetricRow, RunHeading};
+use crate::differs::Differs;
 use crate::fmt;
 use crate::spread::Trend;
 
@@ -43,7 +44,7 @@ pub(crate) fn runs_table(runs: &[RunHeading]) -> String {
 
 impl Render for Comparison {
     fn table(&self) -> String {
-        let mut out = String::new();
+        let mut out = differs_text(&self.differs, &self.runs);
         out.push_str(&runs_table(&self.runs));
         out.push_str("\n\n");
         let mut header = vec!["phase".to_string(), "figure".to_string()];
@@ -85,7 +86,10 @@ impl Render for Comparison {
     }
 
     fn csv(&self) -> String {
-        let mut c = Csv::new(&[
+        // The differing parameters as trailing columns: each row carries its run's values,
+        // and the columns by name stay where they were.
+        let d = &self.differs;
+        let mut header = vec![
             "phase",
             "metric",
             "unit",
@@ -98,11 +102,15 @@ impl Render for Comparison {
             "percent",
             "verdict",
             "trend",
-        ]);
+            "comparable",
+        ];
+        header.extend(d.differences.iter().map(|p| p.parameter.as_str()));
+        let mut c = Csv::new(&header);
+        let comparable = d.comparable.to_string();
         for (phase, row) in self.rows() {
             for (i, (cell, run)) in row.cells.iter().zip(&self.runs).enumerate() {
                 let s = cell.spread;
-                c.row([
+                let mut fields = vec![
                     phase.to_string(),
                     name_of(row.metric),
                     row.unit.to_string(),
@@ -115,11 +123,42 @@ impl Render for Comparison {
                     num(cell.delta.map(|d| d.percent)),
                     cell.delta.map_or(String::new(), |d| name_of(d.verdict)),
                     trend_name(cell.trend),
-                ]);
+                    comparable.clone(),
+                ];
+                fields.extend(d.differences.iter().map(|p| p.values[i].clone()));
+                c.row(fields);
             }
         }
         c.finish()
     }
+}
+
+/// The opening lines: whether the runs compare at all, then each parameter that differs with
+/// every run's value.
+pub(crate) fn differs_text(d: &Differs, runs: &[RunHeading]) -> String {
+    let mut out = String::new();
+    if !d.comparable {
+        out.push_str(&format!("Not comparable: {}\n", d.why_not.join("; ")));
+    }
+    if d.differences.is_empty() {
+        if runs.len() > 1 {
+            out.push_str(
+                "What differs: no parameter (the same options, ranks, host and version)\n\n",
+            );
+        }
+        return out;
+    }
+    let mut header = vec!["parameter".to_string()];
+    header.extend(runs.iter().map(|r| r.id.clone()));
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = table::new(&refs, &[]);
+    for p in &d.differences {
+        let mut cells = vec![p.parameter.clone()];
+        cells.extend(p.values.iter().cloned());
+        t.add_row(cells);
+    }
+    table::section(&mut out, "What differs", &t);
+    out
 }
 
 fn row_cells(phase: &str, row: &MetricRow) -> Vec<String> {

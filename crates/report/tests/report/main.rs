@@ -2,6 +2,7 @@
 
 mod browser;
 mod compare;
+mod differs;
 mod docs;
 mod html;
 mod observed;
