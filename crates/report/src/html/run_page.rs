@@ -1,12 +1,17 @@
-//! The page of one run: facts, warnings, the summary table, the IO500 scores, then per phase
+//! The page of one run, the answer first: the headline figures, the verdicts and the warnings
+//! grouped by id and phase (`lead`), the summary table and the IO500 scores, then per phase
 //! the rate over time, the latency CDF and percentiles, each rank's finish time (and every
 //! rank's figures for the iteration with the worst straggler), the figure per iteration, and
-//! where recorded the run's marks and the system's figures (`observed`).
+//! where recorded the run's marks and the system's figures (`observed`); the run's facts and
+//! parameters last (`layout`).
+
+mod layout;
+mod lead;
 
 use super::charts;
 use super::observed;
 use super::rank_table::rank_table;
-use super::{render, Facts, Page, Section, Table, Td};
+use super::{Facts, Section, Table, Td};
 use crate::fmt::{self, yes_no};
 use crate::metric::Metric;
 use crate::phases::{groups, slug, PhaseGroup};
@@ -24,7 +29,7 @@ pub fn run_page(run: &Run<'_>) -> String {
         name: n.to_string(),
         value: v,
     };
-    let facts = vec![
+    let details = vec![
         Facts {
             title: "Run".to_string(),
             fields: vec![
@@ -67,16 +72,16 @@ pub fn run_page(run: &Run<'_>) -> String {
     tables.extend(observed::marks_table(doc));
     let mut all = Vec::new();
     let sections = gs.iter().map(|g| section(doc, g, &mut all)).collect();
-    render(&Page {
+    layout::render(&layout::Layout {
         title: format!("iogauge {} run {}", s.run.workload, s.run.id),
         subtitle: format!(
             "{} on {}, {} rank(s), started {}",
             s.run.workload, s.run.host, s.run.ranks, s.run.started
         ),
-        facts,
-        warnings: s.warnings,
+        lead: lead::lead(doc, &s, &gs),
         tables,
         sections,
+        details,
         charts: all,
     })
 }

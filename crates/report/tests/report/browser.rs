@@ -89,11 +89,16 @@ pub fn dump_dom(page: &Path) -> String {
 
 /// A screenshot of `page` (1200 px wide, `height` tall) written to `png`.
 pub fn screenshot(page: &Path, png: &Path, height: u32) {
+    screenshot_at(page, png, 1200, height);
+}
+
+/// A screenshot of `page`, `width` by `height` px, written to `png`.
+pub fn screenshot_at(page: &Path, png: &Path, width: u32, height: u32) {
     run(
         page,
         &[
             format!("--screenshot={}", png.display()),
-            format!("--window-size=1200,{height}"),
+            format!("--window-size={width},{height}"),
             "--hide-scrollbars".to_string(),
         ],
     );

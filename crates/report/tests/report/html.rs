@@ -8,13 +8,15 @@ use report::RunInfo;
 use results::{PhaseResult, RunResult};
 use std::path::PathBuf;
 
-fn out_dir() -> PathBuf {
+mod run_page;
+
+pub(crate) fn out_dir() -> PathBuf {
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report-html");
     std::fs::create_dir_all(&d).unwrap();
     d
 }
 
-fn key(p: &PhaseResult) -> String {
+pub(crate) fn key(p: &PhaseResult) -> String {
     p.io500_phase
         .clone()
         .unwrap_or_else(|| p.operation.label().to_string())
@@ -59,7 +61,7 @@ fn rate(p: &PhaseResult) -> f64 {
 /// The charts a comparison page must draw: per phase a bar per run that has it, the series of
 /// each run's median iteration, the CDF of all its iterations' buckets merged, and the figure
 /// per iteration when a run repeated the phase.
-fn expected_compare_charts(docs: &[RunResult]) -> Vec<(String, u64)> {
+pub(crate) fn expected_compare_charts(docs: &[RunResult]) -> Vec<(String, u64)> {
     let grouped: Vec<_> = docs.iter().map(by_key).collect();
     let mut keys: Vec<String> = Vec::new();
     for g in &grouped {
@@ -252,7 +254,7 @@ fn warnings_with_their_ids_and_evidence_and_every_rank() {
     }
 }
 
-fn run_page_of(doc: &RunResult) -> String {
+pub(crate) fn run_page_of(doc: &RunResult) -> String {
     run_page(&report::Run::new(doc, &RunInfo::of(doc)))
 }
 
