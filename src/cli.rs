@@ -152,6 +152,9 @@ pub enum Command {
         /// first run's (for CI)
         #[arg(long, value_name = "P%")]
         fail_if_slower: Option<String>,
+        /// The figures to show, a comma list of bw, iops, time, p50, p99 and score
+        #[arg(long, value_name = "LIST")]
+        figures: Option<String>,
         #[arg(long, value_parser = format_values(), default_value = "table")]
         format: Format,
     },
@@ -172,6 +175,9 @@ pub enum Command {
         /// The HTML file to write
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: std::path::PathBuf,
+        /// The comparison's figures, a comma list of bw, iops, time, p50, p99 and score
+        #[arg(long, value_name = "LIST")]
+        figures: Option<String>,
     },
     /// A workload over a matrix of parameter values, stored point by point, with the table
     /// and findings; `sweep show ID` re-prints one (docs/sweep.md)

@@ -123,10 +123,21 @@ fn other(command: cli::Command, global: &world::Global) -> u8 {
         C::Compare {
             ids,
             fail_if_slower,
+            figures,
             format,
-        } => stored::compare(global, &ids, fail_if_slower.as_deref(), format),
+        } => stored::compare(
+            global,
+            &ids,
+            fail_if_slower.as_deref(),
+            figures.as_deref(),
+            format,
+        ),
         C::Scaling { ids, by, format } => stored::scaling(global, &ids, by, format),
-        C::Report { ids, output } => stored::report(global, &ids, &output),
+        C::Report {
+            ids,
+            output,
+            figures,
+        } => stored::report(global, &ids, &output, figures.as_deref()),
         C::Import { paths } => stored::import(global, &paths),
         C::Sweep { action, run } => sweep::main(action, run, global),
         C::Preset { action } => preset::main(action, global),

@@ -107,9 +107,19 @@ fn percent(text: &str) -> Result<f64, String> {
 
 /// `iogauge compare A B [C ...]`: the first run is the baseline; with `--fail-if-slower P%`
 /// the exit status is 1 when a phase of a later run is more than P % slower than A's.
-pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Format) -> u8 {
+pub fn compare(
+    global: &Global,
+    ids: &[i64],
+    fail_if_slower: Option<&str>,
+    figures: Option<&str>,
+    f: Format,
+) -> u8 {
     let threshold = match fail_if_slower.map(percent).transpose() {
         Ok(t) => t,
+        Err(e) => return usage("compare", e),
+    };
+    let figures = match figures.map(report::Figures::parse).transpose() {
+        Ok(x) => x,
         Err(e) => return usage("compare", e),
     };
     let loaded = match open_existing(global, "compare", ids)
@@ -135,7 +145,10 @@ pub fn compare(global: &Global, ids: &[i64], fail_if_slower: Option<&str>, f: Fo
             ),
         );
     }
-    let comparison = report::compare(&views);
+    let mut comparison = report::compare(&views);
+    if let Some(chosen) = &figures {
+        comparison.keep(chosen);
+    }
     // A slowdown between different workloads, or without a phase in common, means nothing.
     if threshold.is_some() && !comparison.differs.comparable {
         return usage(
@@ -215,7 +228,17 @@ pub fn scaling(global: &Global, ids: &[i64], by: Option<ScaleOver>, f: Format) -
 }
 
 /// `iogauge report ID... -o FILE`: one run's page, or the comparison of several.
-pub fn report(global: &Global, ids: &[i64], output: &Path) -> u8 {
+pub fn report(global: &Global, ids: &[i64], output: &Path, figures: Option<&str>) -> u8 {
+    let figures = match figures.map(report::Figures::parse).transpose() {
+        Ok(x) => x,
+        Err(e) => return usage("report", e),
+    };
+    if figures.is_some() && ids.len() < 2 {
+        return usage(
+            "report",
+            "--figures chooses the figures of a comparison: name two runs or more",
+        );
+    }
     let loaded =
         match open_existing(global, "report", ids).and_then(|s| Loaded::read(&s, ids, "report")) {
             Ok(l) => l,
@@ -225,7 +248,7 @@ pub fn report(global: &Global, ids: &[i64], output: &Path) -> u8 {
     let page = if views.len() == 1 {
         report::html::run_page(&views[0])
     } else {
-        report::html::compare_page(&views)
+        report::html::compare_page_of(&views, figures.as_ref())
     };
     if let Err(e) = std::fs::write(output, page) {
         return usage("report", format!("-o {}: {e}", output.display()));

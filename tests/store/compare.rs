@@ -76,3 +76,84 @@ fn compare_opens_with_the_parameters_that_differ() {
     let r = with_db(&db, &format!("compare {big} {md} --fail-if-slower 5%")).code(2);
     assert!(r.stderr.contains("not comparable"), "{}", r.stderr);
 }
+
+fn testdata(name: &str) -> String {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/workload/src/io500/testdata")
+        .join(name);
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// Two IO500 submissions imported from their summaries: bandwidth phases have no IOPS.
+fn imported_io500(root: &Path) -> std::path::PathBuf {
+    let db = root.join("s.sqlite");
+    for (site, file) in [
+        ("siteA", "sc24-731-result_summary.txt"),
+        ("siteB", "iogauge-quick-result_summary.txt"),
+    ] {
+        let dir = root.join(site);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("result_summary.txt"), testdata(file)).unwrap();
+        with_db(&db, &format!("import {}", dir.display())).ok();
+    }
+    db
+}
+
+#[test]
+fn rows_zero_in_every_run_are_dropped_and_figures_select() {
+    let d = tmp();
+    let db = imported_io500(d.path());
+    let json: serde_json::Value =
+        serde_json::from_str(&with_db(&db, "compare 1 2 --format json").ok().stdout).unwrap();
+    let phases = json["phases"].as_array().unwrap();
+    assert!(!phases.is_empty());
+    for p in phases {
+        for row in p["rows"].as_array().unwrap() {
+            let zero = row["cells"].as_array().unwrap().iter().all(|c| {
+                c["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|v| v.as_f64() == Some(0.0))
+            });
+            assert!(!zero, "{} {} is 0 in every run", p["phase"], row["metric"]);
+        }
+    }
+    let table = with_db(&db, "compare 1 2").ok().stdout;
+    assert!(!table.contains(" 0 ops/s "), "{table}");
+
+    // --figures: only the figures named, on compare and on the page.
+    let only = with_db(&db, "compare 1 2 --figures score --format json")
+        .ok()
+        .stdout;
+    let only: serde_json::Value = serde_json::from_str(&only).unwrap();
+    let metrics: Vec<&str> = only["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["rows"].as_array().unwrap())
+        .map(|r| r["metric"].as_str().unwrap())
+        .collect();
+    assert!(!metrics.is_empty());
+    assert!(
+        metrics.iter().all(|m| m.starts_with("score")),
+        "{metrics:?}"
+    );
+    let r = with_db(&db, "compare 1 2 --figures bw,lat").code(2);
+    assert!(
+        r.stderr.contains("no figure lat")
+            && r.stderr.contains("bw, iops, time, p50, p99 and score"),
+        "{}",
+        r.stderr
+    );
+    let page = d.path().join("cmp.html");
+    with_db(
+        &db,
+        &format!("report 1 2 --figures score -o {}", page.display()),
+    )
+    .ok();
+    assert!(std::fs::read_to_string(&page)
+        .unwrap()
+        .contains("What differs"));
+    with_db(&db, "report 1 --figures bw -o x.html").code(2);
+}

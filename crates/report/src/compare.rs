@@ -88,6 +88,16 @@ pub struct MetricRow {
     pub cells: Vec<Cell>,
 }
 
+impl MetricRow {
+    /// Empty or zero in every run (the IOPS of an imported IO500 bandwidth phase): a row that
+    /// says nothing, left out.
+    pub fn is_blank(&self) -> bool {
+        self.cells
+            .iter()
+            .all(|c| c.values.iter().all(|v| *v == 0.0))
+    }
+}
+
 /// One phase across the runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PhaseComparison {
@@ -139,6 +149,7 @@ pub fn compare(runs: &[Run<'_>]) -> Comparison {
                             .collect();
                         row(m, values)
                     })
+                    .filter(|r| !r.is_blank())
                     .collect(),
             }
         })
@@ -210,5 +221,6 @@ fn io500_rows(runs: &[Run<'_>]) -> Vec<MetricRow> {
             .collect();
         row(m, values)
     })
+    .filter(|r| !r.is_blank())
     .collect()
 }

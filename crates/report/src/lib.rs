@@ -9,6 +9,7 @@
 
 mod compare;
 mod differs;
+mod figures;
 pub mod fmt;
 pub mod html;
 mod listing;
@@ -26,6 +27,7 @@ mod system;
 
 pub use compare::{compare, Cell, Comparison, MetricRow, PhaseComparison, RunHeading};
 pub use differs::{differs, size, Difference, Differs};
+pub use figures::Figures;
 pub use listing::{Figure, ListedRun};
 pub use marks::{MarkLine, MarkedPhase};
 pub use metric::{Direction, Metric};

@@ -6,6 +6,7 @@
 use super::charts;
 use super::{render, Page, Section, Table, Td};
 use crate::compare::{compare, Cell, MetricRow};
+use crate::figures::Figures;
 use crate::metric::Metric;
 use crate::phases::{groups, slug, PhaseGroup};
 use crate::render::spread_text;
@@ -14,7 +15,15 @@ use crate::spread::{median_index, Spread, Trend, Verdict};
 
 /// The HTML page comparing `runs`; the first is the baseline.
 pub fn compare_page(runs: &[Run<'_>]) -> String {
-    let c = compare(runs);
+    compare_page_of(runs, None)
+}
+
+/// The page with only the `figures` chosen (`--figures`), all without.
+pub fn compare_page_of(runs: &[Run<'_>], figures: Option<&Figures>) -> String {
+    let mut c = compare(runs);
+    if let Some(f) = figures {
+        c.keep(f);
+    }
     let mut who = Table::new(
         "Runs",
         &[

@@ -17,7 +17,7 @@ use minijinja::Environment;
 use serde::Serialize;
 
 pub use charts::{Line, Style};
-pub use compare_page::compare_page;
+pub use compare_page::{compare_page, compare_page_of};
 pub use run_page::run_page;
 pub use sweep_page::{sweep_page, SweepFigure, SweepPage};
 

@@ -220,3 +220,18 @@ fn io500_phases_match_by_their_names_and_scores_compare() {
         (6.0 - 6.3) / 6.3 * 100.0
     );
 }
+
+#[test]
+fn rows_zero_in_every_run_are_left_out_and_figures_select() {
+    let docs = vec![
+        crafted(2, 1, vec![phase(Operation::Write, 0, 100.0, 0.0)]),
+        crafted(2, 1, vec![phase(Operation::Write, 0, 90.0, 0.0)]),
+    ];
+    let infos = infos(2);
+    let mut c = compare(&runs(&docs, &infos));
+    let metrics: Vec<Metric> = c.phases[0].rows.iter().map(|r| r.metric).collect();
+    assert!(metrics.contains(&Metric::BandwidthMibS));
+    assert!(!metrics.contains(&Metric::Iops), "{metrics:?}");
+    c.keep(&report::Figures::parse("iops").unwrap());
+    assert!(c.phases.is_empty(), "no IOPS row is left, nor its phase");
+}
