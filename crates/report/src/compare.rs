@@ -14,6 +14,9 @@ use serde::Serialize;
 pub struct RunHeading {
     pub id: String,
     pub labels: String,
+    /// The labels by key, for the compact layout's label rows (JSON has them in `labels`).
+    #[serde(skip)]
+    pub label_map: std::collections::BTreeMap<String, String>,
     pub complete: bool,
     /// The file or directory an imported run was read from.
     pub imported_from: Option<String>,
@@ -54,6 +57,7 @@ impl RunHeading {
         RunHeading {
             id: run.id().to_string(),
             labels: run.labels_text(),
+            label_map: run.info.labels.clone(),
             complete: run.info.complete,
             imported_from: run.info.imported_from.clone(),
             invalid: run.doc.invalid_reasons(),

@@ -47,6 +47,11 @@ impl Render for Comparison {
         let mut out = differs_text(&self.differs, &self.runs);
         out.push_str(&runs_table(&self.runs));
         out.push_str("\n\n");
+        if self.runs.len() > COMPACT_AFTER {
+            out.push_str(&compact(self));
+            out.push_str(&trend_notes(self));
+            return out;
+        }
         let mut header = vec!["phase".to_string(), "figure".to_string()];
         header.extend(self.runs.iter().map(|r| r.id.clone()));
         header.extend(
@@ -57,31 +62,15 @@ impl Render for Comparison {
         );
         let refs: Vec<&str> = header.iter().map(String::as_str).collect();
         let mut t = table::new(&refs, &table::from(2, refs.len()));
-        let mut notes = Vec::new();
         for (phase, row) in self.rows() {
             t.add_row(row_cells(phase, row));
-            for (cell, run) in row.cells.iter().zip(&self.runs) {
-                if cell.trend != Trend::Steady {
-                    notes.push(format!(
-                        "{phase} {} in {}: {}",
-                        row.metric.label(),
-                        run.id,
-                        cell.trend.note()
-                    ));
-                }
-            }
         }
         table::section(
             &mut out,
             "Figures: median (min–max) over iterations; ▲ better, ▼ worse, ≈ within 1%",
             &t,
         );
-        if !notes.is_empty() {
-            out.push_str("Trends over iterations:\n");
-            for n in notes {
-                out.push_str(&format!("  {n}\n"));
-            }
-        }
+        out.push_str(&trend_notes(self));
         out
     }
 
@@ -158,6 +147,88 @@ pub(crate) fn differs_text(d: &Differs, runs: &[RunHeading]) -> String {
         t.add_row(cells);
     }
     table::section(&mut out, "What differs", &t);
+    out
+}
+
+/// More runs than this get the compact layout: one column per run with its change in the
+/// same cell, as the configuration tables storage teams keep.
+pub(crate) const COMPACT_AFTER: usize = 3;
+
+/// Label rows (one per label key), then every phase's figures, then the IO500 score rows.
+fn compact(c: &Comparison) -> String {
+    let mut header = vec!["phase".to_string(), "figure".to_string()];
+    header.extend(c.runs.iter().enumerate().map(|(i, r)| {
+        if i == 0 {
+            format!("{} (baseline)", r.id)
+        } else {
+            r.id.clone()
+        }
+    }));
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = table::new(&refs, &table::from(2, refs.len()));
+    let mut keys: Vec<&String> = c.runs.iter().flat_map(|r| r.label_map.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    for key in keys {
+        let mut cells = vec!["label".to_string(), key.clone()];
+        cells.extend(c.runs.iter().map(|r| {
+            r.label_map
+                .get(key)
+                .cloned()
+                .unwrap_or_else(|| "—".to_string())
+        }));
+        t.add_row(cells);
+    }
+    for (phase, row) in c.rows() {
+        let mut cells = vec![phase.to_string(), row.metric.label().to_string()];
+        cells.extend(row.cells.iter().map(|cell| compact_cell(cell, row.unit)));
+        t.add_row(cells);
+    }
+    let mut out = String::new();
+    table::section(
+        &mut out,
+        "Figures: median over iterations (change against the baseline: ▲ better, ▼ worse, ≈ within 1%)",
+        &t,
+    );
+    out
+}
+
+/// `1234 MiB/s (−3.1 % ▼)`; the baseline's figure alone; `—` when absent.
+pub(crate) fn compact_cell(cell: &Cell, unit: &str) -> String {
+    let Some(s) = cell.spread else {
+        return "—".to_string();
+    };
+    let value = fmt::figure(s.median, unit);
+    match cell.delta {
+        Some(d) => {
+            let sign = if d.percent < 0.0 { "−" } else { "+" };
+            format!(
+                "{value} ({sign}{:.1} % {})",
+                d.percent.abs(),
+                d.verdict.arrow()
+            )
+        }
+        None => value,
+    }
+}
+
+fn trend_notes(c: &Comparison) -> String {
+    let mut out = String::new();
+    for (phase, row) in c.rows() {
+        for (cell, run) in row.cells.iter().zip(&c.runs) {
+            if cell.trend != Trend::Steady {
+                if out.is_empty() {
+                    out.push_str("Trends over iterations:\n");
+                }
+                out.push_str(&format!(
+                    "  {phase} {} in {}: {}\n",
+                    row.metric.label(),
+                    run.id,
+                    cell.trend.note()
+                ));
+            }
+        }
+    }
     out
 }
 

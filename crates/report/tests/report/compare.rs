@@ -235,3 +235,34 @@ fn rows_zero_in_every_run_are_left_out_and_figures_select() {
     c.keep(&report::Figures::parse("iops").unwrap());
     assert!(c.phases.is_empty(), "no IOPS row is left, nor its phase");
 }
+
+#[test]
+fn more_than_three_runs_take_the_compact_layout() {
+    let docs: Vec<_> = [100.0, 96.9, 110.0, 100.2]
+        .iter()
+        .map(|&bw| crafted(2, 1, vec![phase(Operation::Write, 0, bw, bw * 10.0)]))
+        .collect();
+    let mut infos = infos(4);
+    for (i, info) in infos.iter_mut().enumerate() {
+        info.labels.insert("mds".into(), (i + 1).to_string());
+    }
+    let c = compare(&runs(&docs, &infos));
+    let table = report::render(&c, report::Format::Table);
+    let figures = &table[table.find("Figures:").unwrap()..];
+    let header = figures.lines().nth(2).unwrap();
+    assert_eq!(
+        header.matches('┆').count(),
+        2 + 4 - 1,
+        "one column per run: {header}"
+    );
+    assert!(!figures.contains("vs baseline"), "{figures}");
+    // Labels above the phases, the change in the run's own cell.
+    let mds = figures.find("│ label ┆ mds ").expect("a row per label key");
+    let write = figures.find("│ write ").unwrap();
+    assert!(mds < write, "{figures}");
+    assert!(figures.contains("(−3.1 % ▼)"), "{figures}");
+    assert!(figures.contains("(+10.0 % ▲)"), "{figures}");
+    // Three runs keep the wide layout.
+    let three = compare(&runs(&docs[..3], &infos[..3]));
+    assert!(report::render(&three, report::Format::Table).contains("vs baseline"));
+}
