@@ -6,6 +6,7 @@ use crate::metric::Metric;
 use crate::phases::PhaseGroup;
 use crate::spread::Spread;
 use crate::summary::{alert_text, RunSummary};
+use results::warnings::phase_label;
 use results::{AlertId, RunResult};
 use serde::Serialize;
 
@@ -185,7 +186,7 @@ fn grouped_alerts(gs: &[PhaseGroup<'_>]) -> Vec<Grouped> {
                     None => out.push(Grouped {
                         id: a.id.clone(),
                         phase: g.key.clone(),
-                        text: alert_text(a),
+                        text: alert_text(&unprefixed(a, p)),
                         iterations: vec![p.iteration],
                     }),
                 }
@@ -193,6 +194,17 @@ fn grouped_alerts(gs: &[PhaseGroup<'_>]) -> Vec<Grouped> {
         }
     }
     out
+}
+
+/// The alert without the `write (iteration 0): ` its message may open with: the line names the
+/// phase and its iterations already.
+fn unprefixed(a: &results::Alert, p: &results::PhaseResult) -> results::Alert {
+    let mut a = a.clone();
+    let prefix = format!("{}: ", phase_label(p));
+    if let Some(rest) = a.message.strip_prefix(&prefix) {
+        a.message = rest.to_string();
+    }
+    a
 }
 
 /// A phase's warnings without an id, identical texts once with their iterations.

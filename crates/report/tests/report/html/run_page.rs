@@ -22,7 +22,13 @@ fn warned() -> RunResult {
     let mut doc = docs::ior4();
     for p in &mut doc.phases {
         for id in KINDS {
-            let msg = format!("{} in iteration {}", id.as_str(), p.iteration);
+            // Worded as a run words them: the phase and iteration first.
+            let msg = format!(
+                "{} (iteration {}): {} measured",
+                p.operation,
+                p.iteration,
+                id.as_str()
+            );
             p.alerts
                 .push(Alert::new(id, msg).with("measured", 0.5 + f64::from(p.iteration)));
         }
@@ -80,8 +86,11 @@ fn run_page_leads_with_figures_and_verdicts_and_groups_warnings() {
                 .filter(|l| l.contains(&format!("[{}]", id.as_str())))
                 .collect();
             assert_eq!(of.len(), 1, "{k} {}: {of:?}", id.as_str());
-            assert!(of[0].contains("(iteration 0, also 1, 2)"), "{}", of[0]);
-            assert!(of[0].contains("in iteration 0"), "{}", of[0]);
+            let want = format!(
+                "{k} (iteration 0, also 1, 2): [{id}] {id} measured (evidence: measured 0.5000)",
+                id = id.as_str()
+            );
+            assert_eq!(*of[0], want);
         }
     }
     // Charts before the run's details; the long parameter list folds.
