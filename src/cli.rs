@@ -351,7 +351,7 @@ pub use report::Format;
 
 fn format_values() -> impl clap::builder::TypedValueParser<Value = Format> {
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(["table", "json", "csv"])
+    clap::builder::PossibleValuesParser::new(["table", "markdown", "md", "json", "csv"])
         .try_map(|name| name.parse::<Format>())
 }
 

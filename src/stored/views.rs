@@ -74,7 +74,7 @@ pub fn runs(global: &Global, workload: Option<String>, host: Option<String>, f: 
             }
         })
         .collect();
-    if rows.is_empty() && f == Format::Table {
+    if rows.is_empty() && matches!(f, Format::Table | Format::Markdown) {
         println!("no stored runs in {}", store.path().display());
         return 0;
     }
@@ -163,7 +163,8 @@ pub fn compare(
     // Runs that differ in ranks or nodes also get the scaling table (as a table only, so
     // that JSON and CSV stay one document; `iogauge scaling` prints it in every format).
     let counts = |r: &report::Run<'_>| (r.doc.ranks.count, r.doc.ranks.nodes);
-    if f == Format::Table && views.iter().any(|r| counts(r) != counts(&views[0])) {
+    let tables = matches!(f, Format::Table | Format::Markdown);
+    if tables && views.iter().any(|r| counts(r) != counts(&views[0])) {
         if let Ok(table) = report::scaling(&views, None) {
             println!();
             print(&table, f);

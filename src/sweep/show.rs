@@ -128,7 +128,7 @@ fn findings(l: &Loaded, threshold: f64) -> Vec<Finding> {
     all
 }
 
-/// Prints the table and the findings (or the model as JSON/CSV).
+/// Prints the table and the findings (as text or markdown), or the model as JSON/CSV.
 pub fn print(l: &Loaded, format: Format, threshold: f64) {
     let findings = findings(l, threshold);
     match format {
@@ -144,37 +144,42 @@ pub fn print(l: &Loaded, format: Format, threshold: f64) {
             println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         }
         Format::Csv => print!("{}", report::render(&l.matrix, report::Format::Csv)),
-        Format::Table => {
-            println!(
-                "sweep {} ({}): iogauge {}",
-                l.sweep.id,
-                l.sweep.created,
-                super::run::shell_line(&l.design.command)
-            );
-            print!("{}", report::render(&l.matrix, report::Format::Table));
-            if !l.not_counted.is_empty() {
-                let ids: Vec<String> = l.not_counted.iter().map(i64::to_string).collect();
-                println!("not counted (failed or unfinished): run {}", ids.join(", "));
-            }
-            print_findings(&findings, threshold);
-        }
+        Format::Table => print!("{}", text(l, &findings, threshold)),
+        // The same text; its table becomes a GFM table and its indented lines list items.
+        Format::Markdown => print!("{}", report::markdown(|| text(l, &findings, threshold))),
     }
 }
 
-fn print_findings(findings: &[Finding], threshold: f64) {
-    if findings.is_empty() {
-        println!("\nNo findings: a parameter needs two measured values or more.");
-        return;
+/// The table with a heading line, then the findings.
+fn text(l: &Loaded, findings: &[Finding], threshold: f64) -> String {
+    let mut out = format!(
+        "sweep {} ({}): iogauge {}\n",
+        l.sweep.id,
+        l.sweep.created,
+        super::run::shell_line(&l.design.command)
+    );
+    out += &report::render(&l.matrix, report::Format::Table);
+    if !l.not_counted.is_empty() {
+        let ids: Vec<String> = l.not_counted.iter().map(i64::to_string).collect();
+        out += &format!(
+            "not counted (failed or unfinished): run {}\n",
+            ids.join(", ")
+        );
     }
-    println!("\nFindings (diminishing returns: doubling adds less than {threshold} %):");
+    if findings.is_empty() {
+        out += "\nNo findings: a parameter needs two measured values or more.\n";
+        return out;
+    }
+    out += &format!("\nFindings (diminishing returns: doubling adds less than {threshold} %):\n");
     let mut last = "";
     for f in findings {
         if f.parameter != last {
-            println!("  {}:", f.parameter);
+            out += &format!("  {}:\n", f.parameter);
             last = &f.parameter;
         }
-        println!("    - {}", f.text);
+        out += &format!("    - {}\n", f.text);
     }
+    out
 }
 
 /// Writes the HTML page.

@@ -183,3 +183,49 @@ fn runs_on_more_ranks_get_the_scaling_table() {
     // Without a label or ids there is nothing to scale.
     with_db(&db, "scaling").code(2);
 }
+
+/// How many GFM tables `md` holds: a `|---|` line under a header row of as many cells.
+fn gfm_tables(md: &str) -> usize {
+    let lines: Vec<&str> = md.lines().collect();
+    let cells = |row: &str| {
+        row.replace("\\|", "")
+            .matches('|')
+            .count()
+            .saturating_sub(1)
+    };
+    (1..lines.len())
+        .filter(|&i| lines[i].starts_with("|---"))
+        .inspect(|&i| {
+            let columns = lines[i].matches("---|").count();
+            assert_eq!(cells(lines[i - 1]), columns, "{}\n{md}", lines[i - 1]);
+        })
+        .count()
+}
+
+#[test]
+fn markdown_tables_for_runs_show_compare_and_scaling() {
+    let d = tmp();
+    let db = d.path().join("md.sqlite");
+    let run = |n: u32| {
+        let line = format!(
+            "ior -a DUMMY -N {n} -t 1m -b 4m -w -o {}/f --label series=n",
+            d.path().display()
+        );
+        stored_id(&with_db(&db, &line).ok())
+    };
+    let (one, two) = (run(1), run(2));
+    // Tables at least: the list; run, environment, parameters, phases; the runs, the
+    // figures and (ranks differ) the scaling table; scaling's one phase.
+    for (line, tables) in [
+        ("runs --format markdown".to_string(), 1),
+        (format!("show {one} --format md"), 4),
+        (format!("compare {one} {two} --format markdown"), 3),
+        (format!("scaling {one} {two} --format markdown"), 1),
+    ] {
+        let out = with_db(&db, &line).ok().stdout;
+        assert!(gfm_tables(&out) >= tables, "{line}:\n{out}");
+        assert!(!out.contains(['│', '┆', '╞']), "{line}:\n{out}");
+    }
+    let bad = with_db(&db, "runs --format xml").code(2);
+    assert!(bad.stderr.contains("markdown"), "{}", bad.stderr);
+}

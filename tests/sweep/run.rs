@@ -80,6 +80,20 @@ fn every_combination_is_a_stored_run_with_its_values() {
     assert_eq!(v["matrix"]["rows"].as_array().unwrap().len(), 4);
     assert_eq!(v["plan"]["repeats"], 2);
     assert!(!v["findings"].as_array().unwrap().is_empty());
+    // Markdown: the matrix as a GFM table, the findings as a nested list.
+    let md = iogauge(&format!("--db {db} sweep show 1 --format markdown")).ok();
+    for needle in [
+        "\n\n| tasks | F | runs |",
+        "\n|---|---|---|",
+        "\n| 2 | off | 2/2 |",
+    ] {
+        assert!(md.stdout.contains(needle), "{needle}\n{}", md.stdout);
+    }
+    assert!(
+        md.stdout.contains("\n- ") && md.stdout.contains("\n  - "),
+        "{}",
+        md.stdout
+    );
     let page = store.path().join("s.html");
     iogauge(&format!("--db {db} sweep show 1 -o {}", page.display())).ok();
     let html = std::fs::read_to_string(&page).unwrap();

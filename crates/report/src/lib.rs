@@ -35,7 +35,7 @@ pub use phases::{groups, phase_key, PhaseGroup};
 pub use ranks::RankSpread;
 pub use regression::{check, PhaseCheck, RegressionCheck};
 pub use render::csv::Csv;
-pub use render::{render, Format, Render};
+pub use render::{markdown, render, table, Format, Render};
 pub use run::{Run, RunInfo};
 pub use scaling::{scaling, PhaseScaling, ScaleBy, ScalePoint, Scaling, ScalingError};
 pub use spread::{

@@ -2,8 +2,6 @@
 //! figure (each phase's best rate, as `iogauge runs` shows), with min, median and max over
 //! the repeats that were measured.
 
-use comfy_table::presets::UTF8_FULL_CONDENSED;
-use comfy_table::{CellAlignment, Table};
 use serde::Serialize;
 
 use crate::matrix::expand;
@@ -153,15 +151,13 @@ pub(crate) fn value_text(v: f64, unit: &str) -> String {
 
 impl report::Render for Matrix {
     fn table(&self) -> String {
-        let mut t = Table::new();
-        t.load_preset(UTF8_FULL_CONDENSED).set_header(self.header());
+        // Through the report crate's helper, so `--format markdown` draws it too.
+        let header = self.header();
+        let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+        let right = report::table::from(self.axes.len(), refs.len());
+        let mut t = report::table::new(&refs, &right);
         for line in self.row_texts() {
             t.add_row(line);
-        }
-        for i in self.axes.len()..self.header().len() {
-            if let Some(c) = t.column_mut(i) {
-                c.set_cell_alignment(CellAlignment::Right);
-            }
         }
         let mut out = t.to_string();
         out.push('\n');

@@ -1,5 +1,5 @@
 //! Renderers: every report model (run list, one run's summary, comparison, scaling table,
-//! regression verdict) as a terminal table, JSON or CSV. Exporters are pure functions from the
+//! regression verdict) as a terminal table, markdown, JSON or CSV. Exporters are pure functions from the
 //! model to text, so they are tested without files or a terminal.
 
 mod compare;
@@ -9,17 +9,20 @@ mod observed;
 mod regression;
 mod scaling;
 mod show;
-mod table;
+pub mod table;
 
 pub(crate) use compare::spread_text;
 use serde::Serialize;
 use std::str::FromStr;
+pub use table::markdown;
 
-/// `--format table|json|csv`.
+/// `--format table|markdown|json|csv`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Tables for a terminal (comfy-table).
     Table,
+    /// The same tables as GitHub-flavoured markdown, to paste into tickets and wikis.
+    Markdown,
     /// The model as pretty JSON (serde).
     Json,
     /// Plain CSV with a header line.
@@ -32,10 +35,11 @@ impl FromStr for Format {
     fn from_str(s: &str) -> Result<Format, String> {
         match s {
             "table" => Ok(Format::Table),
+            "markdown" | "md" => Ok(Format::Markdown),
             "json" => Ok(Format::Json),
             "csv" => Ok(Format::Csv),
             other => Err(format!(
-                "--format {other} is not a format; use table, json or csv"
+                "--format {other} is not a format; use table, markdown, json or csv"
             )),
         }
     }
@@ -45,6 +49,10 @@ impl FromStr for Format {
 pub trait Render: Serialize {
     fn table(&self) -> String;
     fn csv(&self) -> String;
+    /// The terminal tables drawn as markdown (see [`table::markdown`]): no per-model code.
+    fn markdown(&self) -> String {
+        markdown(|| self.table())
+    }
     fn json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).expect("report models always serialize");
         s.push('\n');
@@ -56,6 +64,7 @@ pub trait Render: Serialize {
 pub fn render<R: Render + ?Sized>(model: &R, format: Format) -> String {
     match format {
         Format::Table => model.table(),
+        Format::Markdown => model.markdown(),
         Format::Json => model.json(),
         Format::Csv => model.csv(),
     }

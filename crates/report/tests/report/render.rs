@@ -31,8 +31,13 @@ fn formats_parse() {
     assert_eq!("table".parse::<Format>(), Ok(Format::Table));
     assert_eq!("json".parse::<Format>(), Ok(Format::Json));
     assert_eq!("csv".parse::<Format>(), Ok(Format::Csv));
+    assert_eq!("markdown".parse::<Format>(), Ok(Format::Markdown));
+    assert_eq!("md".parse::<Format>(), Ok(Format::Markdown));
     let e = "xml".parse::<Format>().unwrap_err();
-    assert!(e.contains("xml") && e.contains("table, json or csv"), "{e}");
+    assert!(
+        e.contains("xml") && e.contains("table, markdown, json or csv"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -291,5 +296,98 @@ fn scaling_and_regression_in_every_format() {
     assert_eq!(
         json(&render(&v, Format::Json))["phases"][0]["regressed"],
         true
+    );
+}
+
+/// Each GFM table: its header line, then a `|---|` line with one `---` per column, then rows
+/// of as many cells; returns the tables' column counts.
+fn gfm_tables(md: &str) -> Vec<usize> {
+    let lines: Vec<&str> = md.lines().collect();
+    let mut found = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if !l.starts_with("|---") {
+            continue;
+        }
+        let columns = l.matches("---|").count();
+        // An escaped pipe is no column border.
+        let cells = |row: &str| row.replace("\\|", "").matches('|').count() - 1;
+        assert_eq!(cells(lines[i - 1]), columns, "header of {l}:\n{md}");
+        assert!(
+            i < 2 || !lines[i - 2].starts_with('|'),
+            "one header row:\n{md}"
+        );
+        for row in lines[i + 1..].iter().take_while(|r| r.starts_with('|')) {
+            assert_eq!(cells(row), columns, "row {row}:\n{md}");
+        }
+        found.push(columns);
+    }
+    assert!(!md.contains(['\u{E000}', '\u{E001}', '\u{E002}']), "{md}");
+    found
+}
+
+#[test]
+fn markdown_draws_each_table_with_a_header_separator() {
+    // show: one GFM table per terminal table, titles as headings, no box drawing left.
+    let doc = ior4();
+    let info = RunInfo::of(&doc);
+    let s = summarize(&Run::new(&doc, &info));
+    let md = render(&s, Format::Markdown);
+    let terminal_tables = render(&s, Format::Table).matches("╞").count()
+        + render(&s, Format::Table).matches("\n┌").count();
+    assert!(gfm_tables(&md).len() >= 4, "{md}");
+    assert!(md.contains("### Parameters\n"), "{md}");
+    assert!(!md.contains(['┌', '│', '╞', '└']), "{md}");
+    assert!(terminal_tables >= gfm_tables(&md).len(), "{md}");
+    // A blank line before and after every table, or the next text becomes a row.
+    let lines: Vec<&str> = md.lines().collect();
+    for w in lines.windows(2) {
+        assert!(
+            w[0].starts_with('|') == w[1].starts_with('|') || w[0].is_empty() || w[1].is_empty(),
+            "{w:?}"
+        );
+    }
+
+    // runs: a label with a pipe stays in its cell.
+    let mut info = RunInfo::of(&doc);
+    info.labels.insert("fs".into(), "a|b".into());
+    let listed = vec![ListedRun::of(&Run::new(&doc, &info))];
+    let md = render(listed.as_slice(), Format::Markdown);
+    assert_eq!(gfm_tables(&md), vec![7], "{md}");
+    assert!(md.contains("a\\|b"), "{md}");
+
+    // compare: the runs table and the figures; scaling: one table per phase.
+    let docs = vec![ior4(), ior2()];
+    let infos = infos(2);
+    let md = render(&compare(&runs(&docs, &infos)), Format::Markdown);
+    assert!(gfm_tables(&md).len() >= 2, "{md}");
+    let docs = vec![
+        crafted(1, 1, writes(&[100.0])),
+        crafted(4, 1, writes(&[300.0])),
+    ];
+    let md = render(
+        &scaling(&runs(&docs, &infos), None).unwrap(),
+        Format::Markdown,
+    );
+    assert_eq!(gfm_tables(&md), vec![5], "{md}");
+    // The free text after the table is a paragraph of its own.
+    assert!(md.contains("|\n\nefficiency = "), "{md}");
+    // The terminal tables are unchanged afterwards.
+    assert!(render(&s, Format::Table).contains('│'));
+}
+
+#[test]
+fn markdown_cells_escape_pipes_and_join_lines() {
+    let md = report::markdown(|| {
+        let mut t = report::table::new(&["name\nunit", "value"], &[1]);
+        t.add_row(vec!["a|b", "1\n2"]);
+        t.add_row(vec!["c", "3"]);
+        let mut out = "title\n".to_string();
+        out += &t.to_string();
+        out += "\nnote\n  - item\n";
+        out
+    });
+    assert_eq!(
+        md,
+        "title\n\n| name<br>unit | value |\n|---|---|\n| a\\|b | 1<br>2 |\n| c | 3 |\n\nnote\n- item\n"
     );
 }
