@@ -9,7 +9,7 @@ use crate::compare::{compare, Cell, MetricRow};
 use crate::figures::Figures;
 use crate::metric::Metric;
 use crate::phases::{groups, slug, PhaseGroup};
-use crate::render::spread_text;
+use crate::render::{spread_text, COMPACT_AFTER};
 use crate::run::Run;
 use crate::spread::{median_index, Spread, Trend, Verdict};
 
@@ -53,9 +53,30 @@ pub fn compare_page_of(runs: &[Run<'_>], figures: Option<&Figures>) -> String {
     header.extend(c.runs.iter().map(|r| r.id.clone()));
     let refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut table = Table::new("Comparison", &refs);
-    table.note = "median (min–max) over iterations; the change is against the baseline's median: ▲ better, ▼ worse, ≈ within 1%".to_string();
+    // More runs than the terminal's compact threshold: the median alone in each cell (its
+    // change below it) and the labels as rows above the phases, so six runs fit 1400 px.
+    let compact = c.runs.len() > COMPACT_AFTER;
+    table.note = match compact {
+        true => "median over iterations; the change is against the baseline's median: ▲ better, ▼ worse, ≈ within 1%",
+        false => "median (min–max) over iterations; the change is against the baseline's median: ▲ better, ▼ worse, ≈ within 1%",
+    }
+    .to_string();
+    if compact {
+        let mut keys: Vec<&String> = c.runs.iter().flat_map(|r| r.label_map.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let mut tds = vec![Td::text("label"), Td::text(key)];
+            tds.extend(
+                c.runs
+                    .iter()
+                    .map(|r| Td::text(r.label_map.get(key).map_or("—", String::as_str))),
+            );
+            table.rows.push(tds);
+        }
+    }
     for (phase, row) in c.rows() {
-        table.rows.push(row_tds(phase, row));
+        table.rows.push(row_tds(phase, row, compact));
     }
     let differs_header = header_with("parameter", &c.runs);
     let refs: Vec<&str> = differs_header.iter().map(String::as_str).collect();
@@ -108,14 +129,23 @@ fn header_with(first: &str, runs: &[crate::compare::RunHeading]) -> Vec<String> 
     h
 }
 
-fn row_tds(phase: &str, row: &MetricRow) -> Vec<Td> {
+fn row_tds(phase: &str, row: &MetricRow, compact: bool) -> Vec<Td> {
     let mut tds = vec![Td::text(phase), Td::text(row.metric.label())];
-    tds.extend(row.cells.iter().map(|cell| cell_td(cell, row.unit)));
+    tds.extend(
+        row.cells
+            .iter()
+            .map(|cell| cell_td(cell, row.unit, compact)),
+    );
     tds
 }
 
-fn cell_td(cell: &Cell, unit: &str) -> Td {
-    let mut td = Td::num(spread_text(cell, unit));
+fn cell_td(cell: &Cell, unit: &str, compact: bool) -> Td {
+    let text = match (compact, cell.spread) {
+        (true, Some(s)) => crate::fmt::figure(s.median, unit),
+        (true, None) => "—".to_string(),
+        (false, _) => spread_text(cell, unit),
+    };
+    let mut td = Td::num(text);
     let mut sub = Vec::new();
     if let Some(d) = cell.delta {
         sub.push(d.text());

@@ -11,7 +11,7 @@ mod scaling;
 mod show;
 pub mod table;
 
-pub(crate) use compare::spread_text;
+pub(crate) use compare::{spread_text, COMPACT_AFTER};
 use serde::Serialize;
 use std::str::FromStr;
 pub use table::markdown;

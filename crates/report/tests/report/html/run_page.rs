@@ -132,6 +132,16 @@ fn screenshots_of_a_run_page_and_a_six_run_comparison() {
         .collect();
     let infos = docs::infos(docs.len());
     let html = compare_page(&docs::runs(&docs, &infos));
+    // Six runs: the compact layout, the median alone in each cell (no min–max to widen it)
+    // and the labels as rows, so every run's column fits 1400 px.
+    let text = unescape(&html);
+    assert!(
+        text.contains("median over iterations; the change"),
+        "compact note"
+    );
+    assert!(!text.contains("median (min–max) over iterations"));
+    assert!(!text.contains("MiB/s (2"), "a cell with its range");
+    assert!(text.contains(">label<"), "label rows");
     let page = dir.join("compare-6.html");
     std::fs::write(&page, &html).unwrap();
     let marks = browser::charts(&browser::dump_dom(&page));
