@@ -109,6 +109,12 @@ fn main() -> ExitCode {
 /// The commands that are no workload: the store's, sweeps, presets, the schema.
 fn other(command: cli::Command, global: &world::Global) -> u8 {
     use cli::Command as C;
+    if matches!(
+        command,
+        C::Schema | C::Runs { .. } | C::Show { .. } | C::Compare { .. } | C::Scaling { .. }
+    ) {
+        end_quietly_on_a_closed_pipe();
+    }
     match command {
         C::Schema => {
             print!("{}", results::json_schema_text());
@@ -142,6 +148,16 @@ fn other(command: cli::Command, global: &world::Global) -> u8 {
         C::Sweep { action, run } => sweep::main(action, run, global),
         C::Preset { action } => preset::main(action, global),
         C::Mark { text, run } => control::client::main(&text, run.as_deref()),
+    }
+}
+
+/// The views only print: when their reader goes (`iogauge compare 1 2 | head`), they end as
+/// `cat` does, by SIGPIPE, instead of a panic on the failed write. Runs keep Rust's default
+/// (SIGPIPE ignored), so that a run whose output pipe closes still finishes and cleans up.
+fn end_quietly_on_a_closed_pipe() {
+    // SAFETY: restoring a signal's default disposition has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -229,3 +229,25 @@ fn markdown_tables_for_runs_show_compare_and_scaling() {
     let bad = with_db(&db, "runs --format xml").code(2);
     assert!(bad.stderr.contains("markdown"), "{}", bad.stderr);
 }
+
+/// A view whose reader goes (`iogauge schema | head -c 10`) ends as `cat` does, by SIGPIPE,
+/// with no panic or backtrace on its standard error.
+#[test]
+fn a_closed_pipe_ends_a_view_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(crate::common::bin())
+        .arg("schema")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start iogauge schema");
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is closed now; the schema is larger than a pipe holds.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+}
