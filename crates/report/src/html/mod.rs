@@ -128,10 +128,14 @@ impl Section {
     }
 }
 
+/// What every page's template is given: the page, the block its script reads, and the assets
+/// it embeds.
 #[derive(Serialize)]
-struct Context<'a> {
-    page: &'a Page,
+struct Context<'a, P: Serialize> {
+    page: &'a P,
     data: Data<'a>,
+    /// Lists longer than this fold behind a `<details>` summary (the run page's details).
+    fold_over: usize,
     version: &'static str,
     uplot_js: &'static str,
     uplot_css: &'static str,
@@ -146,15 +150,19 @@ struct Data<'a> {
     charts: &'a [Chart],
 }
 
-fn render(page: &Page) -> String {
+/// Lists longer than this fold behind a `<details>` summary.
+const FOLD_OVER: usize = 12;
+
+/// Renders `page` with the template `template` (named `name`) and every page's assets; its
+/// `charts` go to the page's script.
+fn render_with<P: Serialize>(name: &str, template: &str, page: &P, charts: &[Chart]) -> String {
     let mut env = Environment::new();
-    env.add_template("report.html", TEMPLATE)
-        .expect("the report template parses");
+    env.add_template(name, template)
+        .expect("the page templates parse");
     let ctx = Context {
         page,
-        data: Data {
-            charts: &page.charts,
-        },
+        data: Data { charts },
+        fold_over: FOLD_OVER,
         version: env!("CARGO_PKG_VERSION"),
         uplot_js: UPLOT_JS,
         uplot_css: UPLOT_CSS,
@@ -162,7 +170,11 @@ fn render(page: &Page) -> String {
         report_js: REPORT_JS,
         report_css: REPORT_CSS,
     };
-    env.get_template("report.html")
+    env.get_template(name)
         .and_then(|t| t.render(&ctx))
-        .expect("the report template renders any page")
+        .expect("the page templates render any page")
+}
+
+fn render(page: &Page) -> String {
+    render_with("report.html", TEMPLATE, page, &page.charts)
 }
