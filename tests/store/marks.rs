@@ -43,7 +43,7 @@ fn show_and_report_give_a_stored_runs_marks_and_system_figures() {
     p["bytes"] = json!(249 * MIB);
     p["times"]["total_s"] = json!(3.0);
     p["system"] = json!({
-        "host": "node7", "nodes_sampled": 1, "window_s": 3.02,
+        "host": "node7", "window_s": 3.02,
         "cpu": {"user_s": 0.5, "system_s": 1.5, "utilization_pct": 66.2, "cpus_available": 2,
                 "node_cpus": 2, "node_busy": 0.4, "node_iowait": 0.0, "node_steal": 0.0},
         "absent": {"devices": "none: tmpfs has no block device", "nfs": "not an NFS mount"},

@@ -159,7 +159,6 @@ impl Hub {
             s.add_cpu(n.cpu.0, n.cpu.1);
             if !n.others.is_empty() {
                 s.ranks = n.ranks;
-                s.nodes_sampled += n.others.len() as u64;
                 s.other_nodes = n.others;
             }
         }

@@ -14,9 +14,6 @@ use serde::{Deserialize, Serialize};
 pub struct SystemFigures {
     /// The node the figures are from (rank 0's host).
     pub host: String,
-    /// Nodes read: 1 + `other_nodes` (a node's first rank reads it; under MPI across several
-    /// nodes each node's).
-    pub nodes_sampled: u64,
     /// The ranks on this node, where the run has several nodes (empty: every rank).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ranks: Vec<u64>,

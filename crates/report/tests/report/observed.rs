@@ -84,7 +84,6 @@ fn system() -> SystemFigures {
     );
     SystemFigures {
         host: "node7".into(),
-        nodes_sampled: 1,
         window_s: 30.05,
         cpu: Some(CpuFigures {
             user_s: 1.25,

@@ -20,7 +20,6 @@ pub const REQUEST_SIZE_SOURCE: &str = "/proc/diskstats: the average only (a hist
 #[derive(Debug, Clone, Default)]
 pub struct Node {
     pub host: String,
-    pub nodes_sampled: u64,
     pub cpus_available: u64,
 }
 
@@ -116,7 +115,6 @@ pub fn figures(
     results::system::bound_series(&mut series, results::system::MAX_POINTS);
     SystemFigures {
         host: node.host.clone(),
-        nodes_sampled: node.nodes_sampled,
         window_s,
         cpu,
         process_io,
@@ -348,7 +346,6 @@ mod tests {
     fn deltas_over_the_window() {
         let node = Node {
             host: "h".into(),
-            nodes_sampled: 1,
             cpus_available: 2,
         };
         let (a, b) = (snap(10, 1.0, 100, 2048, 5), snap(12, 2.5, 300, 2048 * 9, 7));

@@ -42,7 +42,6 @@ impl SystemProbe {
         SystemProbe {
             node: Node {
                 host: env.hostname.clone(),
-                nodes_sampled: 1,
                 cpus_available: env.cpus,
             },
             target: Target::of(env.target.as_ref()),
