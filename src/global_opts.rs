@@ -42,6 +42,30 @@ pub struct MonitoringOpts {
     pub opentsdb_interval: Option<String>,
 }
 
+impl GlobalOpts {
+    /// The options given that only a run uses (a workload, a sweep's or a preset's runs): the
+    /// commands that run nothing refuse them by name rather than ignore them.
+    pub fn run_only(&self) -> Vec<&'static str> {
+        let m = &self.monitoring;
+        [
+            ("--drop-caches", self.drop_caches.is_some()),
+            ("--warn", !self.warn.is_empty()),
+            ("--no-system", self.no_system),
+            ("--allow-root-target", self.allow_root_target),
+            ("--metrics", m.metrics.is_some()),
+            ("--metrics-linger", m.metrics_linger.is_some()),
+            ("--influx", m.influx.is_some()),
+            ("--influx-interval", m.influx_interval.is_some()),
+            ("--influx-token-file", m.influx_token_file.is_some()),
+            ("--opentsdb", m.opentsdb.is_some()),
+            ("--opentsdb-interval", m.opentsdb_interval.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+}
+
 /// Splits `args` (without the program name) into the rest and the global options. Err is
 /// the message for bad usage.
 pub fn extract(args: Vec<String>) -> Result<(Vec<String>, GlobalOpts), String> {

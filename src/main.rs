@@ -90,6 +90,15 @@ fn main() -> ExitCode {
         quiet: opts.quiet,
         allow_root_target: opts.allow_root_target,
     };
+    if let cli::Parsed::Other(command) = &parsed {
+        if let (Some(name), [first, ..]) = (runs_nothing(command), opts.run_only().as_slice()) {
+            eprintln!(
+                "iogauge {name}: {first} applies to runs only (a workload, a sweep or a preset); \
+                 {name} runs nothing"
+            );
+            return ExitCode::from(2);
+        }
+    }
     let code = match parsed {
         cli::Parsed::Workload(w, args) => (w.main)(&args, &global),
         cli::Parsed::Other(command) => other(command, &global),
@@ -149,6 +158,23 @@ fn other(command: cli::Command, global: &world::Global) -> u8 {
         C::Preset { action } => preset::main(action, global),
         C::Mark { text, run } => control::client::main(&text, run.as_deref()),
     }
+}
+
+/// The name of a command that runs no workload (a view, the store's import, a mark), whose
+/// line must not carry a run's options.
+fn runs_nothing(command: &cli::Command) -> Option<&'static str> {
+    use cli::Command as C;
+    Some(match command {
+        C::Schema => "schema",
+        C::Runs { .. } => "runs",
+        C::Show { .. } => "show",
+        C::Compare { .. } => "compare",
+        C::Scaling { .. } => "scaling",
+        C::Report { .. } => "report",
+        C::Import { .. } => "import",
+        C::Mark { .. } => "mark",
+        C::Sweep { .. } | C::Preset { .. } => return None,
+    })
 }
 
 /// The views only print: when their reader goes (`iogauge compare 1 2 | head`), they end as

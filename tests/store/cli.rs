@@ -251,3 +251,34 @@ fn a_closed_pipe_ends_a_view_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
 }
+
+/// A command that runs nothing refuses a run's options by name instead of ignoring them.
+#[test]
+fn views_refuse_the_options_of_a_run() {
+    let d = tmp();
+    let db = d.path().join("s.db");
+    let db = db.to_str().unwrap();
+    for (args, named) in [
+        (vec!["show", "1", "--db", db, "--no-system"], "--no-system"),
+        (
+            vec!["compare", "1", "2", "--db", db, "--warn", "straggler=2"],
+            "--warn",
+        ),
+        (
+            vec!["runs", "--db", db, "--metrics", "127.0.0.1:9464"],
+            "--metrics",
+        ),
+        (vec!["schema", "--drop-caches"], "--drop-caches"),
+        (
+            vec!["mark", "x", "--opentsdb", "http://h:4242"],
+            "--opentsdb",
+        ),
+    ] {
+        let r = iogauge_args(&args).code(2);
+        assert!(
+            r.stderr.contains(&format!("{named} applies to runs only")),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
