@@ -27,6 +27,9 @@ Options (each also settable through the environment variable named in brackets):
   -j JOBS    ranks (iogauge --tasks) and fio numjobs                    [JOBS, default 2]
   -D LIST    depths, comma-separated                                    [DEPTHS, default 1,8,32,128]
   -n RUNS    measured rounds                                            [RUNS, default 5]
+  -T SECONDS stop each run after SECONDS (IOR's -D stonewall, fio's --runtime
+             without time_based) or at the end of its file, whichever comes
+             first; 0 = the whole file                                  [TIME, default 0]
   -d DIR     target directory; repeat for several                       [DIRS="/var/tmp /dev/shm"]
   -c         also count instructions per operation (valgrind)           [COUNT=1]
   -q         also the SQPOLL row at depth 32                            [SQPOLL=1]
@@ -46,6 +49,7 @@ SIZE=${SIZE:-256m}
 JOBS=${JOBS:-2}
 DEPTHS=${DEPTHS:-1,8,32,128}
 RUNS=${RUNS:-5}
+TIME=${TIME:-0}
 COUNT=${COUNT:-0}
 SQPOLL=${SQPOLL:-0}
 CTXSW=${CTXSW:-0}
@@ -53,12 +57,13 @@ FIO=${FIO:-fio}
 VALGRIND=${VALGRIND:-valgrind}
 read -r -a DIR_LIST <<<"${DIRS:-/var/tmp /dev/shm}"
 dirs_from_flags=()
-while getopts ":s:j:D:n:d:cqxh" opt; do
+while getopts ":s:j:D:n:T:d:cqxh" opt; do
   case $opt in
     s) SIZE=$OPTARG ;;
     j) JOBS=$OPTARG ;;
     D) DEPTHS=$OPTARG ;;
     n) RUNS=$OPTARG ;;
+    T) TIME=$OPTARG ;;
     d) dirs_from_flags+=("$OPTARG") ;;
     c) COUNT=1 ;;
     q) SQPOLL=1 ;;
@@ -74,6 +79,7 @@ shift $((OPTIND - 1))
 die_usage() { echo "uring_vs_fio.sh: $*" >&2; exit 2; }
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die_usage "JOBS '$JOBS' is not a positive integer"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die_usage "RUNS '$RUNS' is not a positive integer"
+[[ $TIME =~ ^[0-9]+$ ]] || die_usage "TIME '$TIME' is not a whole number of seconds"
 [[ $DEPTHS =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die_usage "DEPTHS '$DEPTHS' is not a list like 1,8,32"
 [ "$JOBS" -le 10 ] || die_usage "JOBS above 10: fio's file names would not match iogauge's"
 command -v "$FIO" >/dev/null || die_usage "fio not found (FIO=$FIO); install fio"
@@ -101,6 +107,7 @@ trap 'exit 143' TERM
 
 # With -x, a command runs under `perf stat -e context-switches` (children included), the count
 # left in $WORK/cs; else as it is.
+[ "$CTXSW" = 0 ] || [ "$TIME" = 0 ] || die_usage "-x counts per transfer of the whole file: leave out -T"
 [ "$CTXSW" = 0 ] || command -v perf >/dev/null || die_usage "perf not found (-x; Debian's linux-perf)"
 measured() {
   if [ "$CTXSW" = 1 ]; then
@@ -137,6 +144,7 @@ iogauge_run() { # base direct pattern depth [sqpoll]
   local json=$WORK/iog.json
   [ "$direct" = 1 ] && extra+=(--iouring.odirect)
   [ "${5:-0}" = 1 ] && extra+=(--iouring.sqpoll)
+  [ "$TIME" = 0 ] || extra+=(-D "$TIME")
   case $pattern in
     randread) extra+=(-r -z -t 4k) ;;
     randwrite) extra+=(-w -z -t 4k) ;;
@@ -161,6 +169,7 @@ fio_run() { # base direct pattern depth [sqpoll]
   esac
   local sq=()
   [ "${5:-0}" = 1 ] && sq+=(--sqthread_poll=1)
+  [ "$TIME" = 0 ] || sq+=(--runtime="$TIME")
   measured "$FIO" --name=u --ioengine=io_uring --iodepth="$depth" --direct="$direct" --rw="$rw" \
     --bs="$bs" --size="$SIZE" --numjobs="$JOBS" --directory="$base" \
     --filename_format='f.0000000$jobnum' --group_reporting --output-format=json \

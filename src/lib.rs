@@ -5,6 +5,8 @@
 //! The program is glue: parse the command line (`cli`), turn it into a validated plan, run it
 //! on thread ranks (`world`), and hand results to the sinks. Each command lives in the directory of its tool (`ior/`, `mdtest/`, `find/`, `io500/`).
 
+#![deny(clippy::print_stdout)]
+
 pub mod cli;
 pub mod command;
 #[cfg(test)]
@@ -26,6 +28,7 @@ pub mod policy;
 pub mod preset;
 pub mod sinks;
 pub mod startup;
+pub mod stdout;
 pub mod stored;
 pub mod storing;
 pub mod sweep;

@@ -2,6 +2,8 @@
 //!
 //! Only `fn main`: the modules are the library's (`lib.rs`).
 
+#![deny(clippy::print_stdout)]
+
 use std::process::ExitCode;
 
 use iogauge::{
@@ -40,7 +42,7 @@ fn main() -> ExitCode {
         }
     }
     if opts.quiet {
-        quiet_stdout();
+        iogauge::stdout::to_null();
     }
     let (cli, parsed) =
         match cli::parse(std::iter::once("iogauge".to_string()).chain(args).collect()) {
@@ -126,7 +128,7 @@ fn other(command: cli::Command, global: &world::Global) -> u8 {
     }
     match command {
         C::Schema => {
-            print!("{}", results::json_schema_text());
+            iogauge::out!("{}", results::json_schema_text());
             0
         }
         C::Runs {
@@ -215,14 +217,4 @@ fn start_mpi(launched: Option<&launcher::Launched>) -> Result<exec::mpi::Mpi, u8
     }
     world::use_mpi(mpi.world().clone());
     Ok(mpi)
-}
-
-/// `--quiet`: standard output goes nowhere from here on (errors and warnings, on standard
-/// error, still show).
-fn quiet_stdout() {
-    use std::os::fd::AsRawFd;
-    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
-        // SAFETY: both descriptors are open; dup2 replaces stdout's with /dev/null's.
-        unsafe { libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO) };
-    }
 }

@@ -21,7 +21,7 @@ pub fn run<W: Workload>(args: &[String], global: &Global) -> u8 {
     let launch = cmd.launch();
     if launch.help {
         if world::is_root() {
-            print!("{}", W::help());
+            crate::out!("{}", W::help());
         }
         return world::exit_early(0);
     }
@@ -76,7 +76,7 @@ fn checked_run<W: Workload>(
             return bad(&format!("--dry-run: {} has no dry run", W::NAME));
         }
         if world::is_root() {
-            print!("{}", W::dry_run(cmd, &checked, &ctx));
+            crate::out!("{}", W::dry_run(cmd, &checked, &ctx));
         }
         return world::exit_early(0);
     }

@@ -74,7 +74,7 @@ pub fn main(text: &str, run: Option<&str>) -> u8 {
     };
     match ask(&chosen.path, &request) {
         Ok(r) if r.ok => {
-            println!("iogauge: {}", stored_line(&r));
+            crate::outln!("iogauge: {}", stored_line(&r));
             0
         }
         Ok(r) => fail(

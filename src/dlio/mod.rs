@@ -51,9 +51,9 @@ pub fn main(args: &[String], global: &Global) -> u8 {
         Ok(DlioLine::Datasize(d)) => {
             if world::is_root() {
                 if d.help {
-                    print!("{}", cmdline::dlio::DATASIZE_HELP);
+                    crate::out!("{}", cmdline::dlio::DATASIZE_HELP);
                 } else {
-                    print!("{}", cmdline::dlio::datasize_report(&d));
+                    crate::out!("{}", cmdline::dlio::datasize_report(&d));
                 }
             }
             world::exit_early(0)

@@ -90,7 +90,7 @@ fn lead(args: &[String], global: &Global) -> u8 {
         return usage("io500", format!("io500: {e}"));
     }
     if cmd.help {
-        print!("{HELP}");
+        crate::out!("{HELP}");
         return 0;
     }
     if let Some(result) = &cmd.verify {
@@ -135,11 +135,11 @@ fn lead(args: &[String], global: &Global) -> u8 {
         } else {
             template_mandatory(&config)
         };
-        print!("{t}");
+        crate::out!("{t}");
         return 0;
     }
     if cmd.config_hash {
-        print!("{}", pair("config-hash", format!("{:X}", config.hash())));
+        crate::out!("{}", pair("config-hash", format!("{:X}", config.hash())));
         return 0;
     }
     if cmd.config.is_none() && !cmd.quick {
@@ -234,7 +234,7 @@ fn execute(
         json.extend(cmd.json.clone());
     }
     let quick_console = quick_run.filter(|_| !s.dry_run).map(|q| {
-        print!("{}", q.header(&layout.data));
+        crate::out!("{}", q.header(&layout.data));
         doc.warnings.push(q.warning());
         q.console()
     });
@@ -242,7 +242,7 @@ fn execute(
         doc.alerts.push(a);
     }
     if s.dry_run {
-        println!(
+        crate::outln!(
             "iogauge io500 --dry-run: nothing runs and nothing is written. Each phase shows the `exe` \
              line of result.txt and, as a `; iogauge ...` comment, the equivalent iogauge command; \
              every phase scores 0 and the run is INVALID, as in the IO500.\n"
@@ -330,9 +330,9 @@ fn finish(
     if s.dry_run {
         return code;
     }
-    println!();
+    crate::outln!();
     if s.cleanup_only {
-        println!(
+        crate::outln!(
             "Cleaned up the data of run {} in {}",
             s.timestamp, o.data_dir
         );
@@ -341,9 +341,9 @@ fn finish(
     // A quick run's header said it is not valid; its result.json is in the result directory.
     let json = if cmd.quick { cmd.json.as_slice() } else { json };
     for j in json {
-        println!("The result document (JSON): {}", j.display());
+        crate::outln!("The result document (JSON): {}", j.display());
     }
-    println!(
+    crate::outln!(
         "The result files are stored in the directory: {}",
         o.result_dir
     );
@@ -380,11 +380,11 @@ fn verify(cmd: &Io500Command, result: &Path) -> u8 {
     };
     match hash::verify(config.hash(), &text, &version()) {
         Ok(v) => {
-            print!("{}", v.report);
+            crate::out!("{}", v.report);
             v.code
         }
         Err(e) => {
-            println!("{e}");
+            crate::outln!("{e}");
             1
         }
     }

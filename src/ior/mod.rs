@@ -168,7 +168,7 @@ impl Workload for Ior {
             Some(f) => {
                 let file = std::fs::File::create(f)
                     .map_err(|e| format!("-O summaryFile={}: {e}", f.display()))?;
-                println!("Writing output to {}", f.display());
+                crate::outln!("Writing output to {}", f.display());
                 Box::new(std::io::BufWriter::new(file))
             }
             None => Box::new(std::io::stdout()),

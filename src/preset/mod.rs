@@ -30,33 +30,33 @@ pub fn main(action: PresetAction, global: &Global) -> u8 {
     match action {
         PresetAction::List => {
             for (p, _) in catalog::all() {
-                println!("{:<18} {}", p.name, p.summary);
-                println!("{:<18} follows: {}", "", first_sentence(&p.source));
+                crate::outln!("{:<18} {}", p.name, p.summary);
+                crate::outln!("{:<18} follows: {}", "", first_sentence(&p.source));
             }
-            println!("\n`iogauge preset show NAME` prints a preset's file; `iogauge preset run NAME --dir D` runs it.");
+            crate::outln!("\n`iogauge preset show NAME` prints a preset's file; `iogauge preset run NAME --dir D` runs it.");
             0
         }
         PresetAction::Show { name } => {
             match catalog::find(&name) {
                 Ok((p, text)) => {
-                    print!("{text}");
+                    crate::out!("{text}");
                     let given = global.setup.tasks.or(p.tasks);
                     let ranks = rank_words(given, global.setup.fake_nodes);
                     let tasks = given.unwrap_or(1);
                     match vars::resolve(&p, false, &[], tasks, vars::mem_total()) {
                         Ok(values) => {
-                            println!("\n# On this machine, with {tasks} ranks (DIR: the run's directory):");
+                            crate::outln!("\n# On this machine, with {tasks} ranks (DIR: the run's directory):");
                             for (k, v) in &values {
-                                println!("#   {{{k}}} = {v}: {}", p.vars[k].about);
+                                crate::outln!("#   {{{k}}} = {v}: {}", p.vars[k].about);
                             }
                             for s in &p.steps {
                                 match step_line(s, &values, Path::new("DIR")) {
-                                    Ok(line) => println!("#   iogauge {ranks}{line}"),
+                                    Ok(line) => crate::outln!("#   iogauge {ranks}{line}"),
                                     Err(e) => return usage("preset", e),
                                 }
                             }
                         }
-                        Err(e) => println!("\n# {e}"),
+                        Err(e) => crate::outln!("\n# {e}"),
                     }
                     0
                 }
@@ -197,7 +197,7 @@ fn run(
         for s in &preset.steps {
             let line =
                 step_line(s, &values, &base.join("iogauge-preset-…")).expect("checked above");
-            println!("{}: iogauge {ranks}{line}", s.name);
+            crate::outln!("{}: iogauge {ranks}{line}", s.name);
         }
         return 0;
     }
@@ -213,7 +213,7 @@ fn run(
             )
         }
     };
-    println!("preset {name}: in {}", work.display());
+    crate::outln!("preset {name}: in {}", work.display());
     let code = run_steps(global, &preset, &values, &work, tasks);
     tidy(&preset, &values, &work);
     code
@@ -263,7 +263,7 @@ fn run_steps(
         }
         cmd.args(rank_args(tasks, global.setup.fake_nodes));
         cmd.args(&args);
-        println!(
+        crate::outln!(
             "\n== {} / {}: iogauge {}{}",
             preset.name,
             s.name,

@@ -42,14 +42,14 @@ pub fn import(global: &Global, paths: &[PathBuf]) -> u8 {
             .to_string();
         let labels = &global.storing.labels;
         match store.insert(&imported.doc, source, Some(&origin_text), labels) {
-            Ok(id) => println!(
+            Ok(id) => crate::outln!(
                 "stored {} as run {}: iogauge show {}",
                 origin.display(),
                 id.0,
                 id.0
             ),
             Err(StoreError::Duplicate(id)) => {
-                println!("{} is stored already, as run {}", origin.display(), id.0);
+                crate::outln!("{} is stored already, as run {}", origin.display(), id.0);
             }
             Err(e) => {
                 eprintln!("iogauge import: {}: {e}", origin.display());

@@ -13,9 +13,9 @@ use crate::world::Global;
 
 fn print(model: &(impl Render + ?Sized), f: Format) {
     let text = report::render(model, f);
-    print!("{text}");
+    crate::out!("{text}");
     if !text.ends_with('\n') {
-        println!();
+        crate::outln!();
     }
 }
 
@@ -75,7 +75,7 @@ pub fn runs(global: &Global, workload: Option<String>, host: Option<String>, f: 
         })
         .collect();
     if rows.is_empty() && matches!(f, Format::Table | Format::Markdown) {
-        println!("no stored runs in {}", store.path().display());
+        crate::outln!("no stored runs in {}", store.path().display());
         return 0;
     }
     print(rows.as_slice(), f);
@@ -166,7 +166,7 @@ pub fn compare(
     let tables = matches!(f, Format::Table | Format::Markdown);
     if tables && views.iter().any(|r| counts(r) != counts(&views[0])) {
         if let Ok(table) = report::scaling(&views, None) {
-            println!();
+            crate::outln!();
             print(&table, f);
         }
     }
@@ -254,6 +254,6 @@ pub fn report(global: &Global, ids: &[i64], output: &Path, figures: Option<&str>
     if let Err(e) = std::fs::write(output, page) {
         return usage("report", format!("-o {}: {e}", output.display()));
     }
-    println!("wrote {}", output.display());
+    crate::outln!("wrote {}", output.display());
     0
 }

@@ -212,7 +212,7 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
         Some(s) => format!(", shuffled with seed {s}"),
         None => String::new(),
     };
-    println!(
+    crate::outln!(
         "sweep {id}: {} runs ({} combinations x {} repeats{order}){}",
         points.len(),
         points.len() / design.repeats as usize,
@@ -246,7 +246,7 @@ fn run_command(args: RunArgs, global: &Global) -> u8 {
     // The children write the store; this connection only reads it again at the end.
     drop(store);
     let outcome = run::run_points(id, &design, &knobs, &todo, points.len(), pause, &inherited);
-    println!();
+    crate::outln!();
     let shown = show_stored(global, id, Format::Table, threshold, args.html.as_deref());
     if shown != 0 {
         return shown;
@@ -311,7 +311,7 @@ fn print_plan(
     resumed: Option<i64>,
 ) {
     let knobs = design.knobs().expect("checked in plan_of");
-    println!(
+    crate::outln!(
         "plan: {} runs ({} combinations x {} repeats){}{}",
         points.len(),
         points.len() / design.repeats as usize,
@@ -331,7 +331,7 @@ fn print_plan(
             .zip(&p.values)
             .map(|(a, v)| format!("{}={v}", a.name))
             .collect();
-        println!(
+        crate::outln!(
             "  {} repeat {}: iogauge {}",
             labels.join(" "),
             p.repeat,
@@ -342,7 +342,7 @@ fn print_plan(
     let pauses = pause.as_secs_f64() * todo.len().saturating_sub(1) as f64;
     let n = todo.len();
     if est.known == 0 {
-        println!(
+        crate::outln!(
             "estimated time: unknown, none of these {n} command lines has run on this host \
              before (pauses: {pauses:.0} s)"
         );
@@ -355,7 +355,7 @@ fn print_plan(
                 n - est.known
             )
         };
-        println!(
+        crate::outln!(
             "estimated time: {} for {} of {n} runs (as long as earlier runs of the same \
              command line took on this host, start to end; each run's process start is not \
              counted), plus {pauses:.0} s of pauses{rest}",

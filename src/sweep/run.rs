@@ -102,7 +102,7 @@ pub fn run_points(
         let mut cmd = Command::new(&exe);
         cmd.args(&args);
         let status = if inherited.show_output {
-            println!("{counter} {what}");
+            crate::outln!("{counter} {what}");
             cmd.status()
         } else {
             // One line per point; the point's own warnings are counted, and printed in full
@@ -110,7 +110,7 @@ pub fn run_points(
             cmd.stdout(Stdio::null()).stderr(Stdio::piped());
             cmd.output().map(|out| {
                 let err = String::from_utf8_lossy(&out.stderr);
-                println!("{counter} {what}: {}", summary(&err, inherited));
+                crate::outln!("{counter} {what}: {}", summary(&err, inherited));
                 if !out.status.success() {
                     eprint!("{err}");
                 }

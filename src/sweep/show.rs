@@ -141,12 +141,12 @@ pub fn print(l: &Loaded, format: Format, threshold: f64) {
                 "findings": findings,
                 "not_counted": l.not_counted,
             });
-            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            crate::outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         }
-        Format::Csv => print!("{}", report::render(&l.matrix, report::Format::Csv)),
-        Format::Table => print!("{}", text(l, &findings, threshold)),
+        Format::Csv => crate::out!("{}", report::render(&l.matrix, report::Format::Csv)),
+        Format::Table => crate::out!("{}", text(l, &findings, threshold)),
         // The same text; its table becomes a GFM table and its indented lines list items.
-        Format::Markdown => print!("{}", report::markdown(|| text(l, &findings, threshold))),
+        Format::Markdown => crate::out!("{}", report::markdown(|| text(l, &findings, threshold))),
     }
 }
 

@@ -316,3 +316,31 @@ fn files_from_before_the_run_are_refused_and_kept() {
         "no result directory for a refused run"
     );
 }
+
+/// A reader that goes away (`iogauge io500 | head`) ends the output, not the run: no panic,
+/// exit 0, every result file written and the data removed.
+#[test]
+fn a_closed_pipe_ends_the_output_not_the_run() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let d = tmp();
+    let ini = small_ini(d.path(), "");
+    let mut child = Command::new(crate::common::bin())
+        .args(["--no-store", "--no-system", "io500"])
+        .arg(&ini)
+        .args(["--tasks", "2", "--timestamp", "P1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start iogauge io500");
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is closed now, long before the run's last line.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let summary = std::fs::read_to_string(d.path().join("res/P1/result_summary.txt")).unwrap();
+    assert!(summary.contains("[SCORE ]"), "{summary}");
+    assert!(!d.path().join("data").exists(), "the data is removed");
+}
