@@ -193,6 +193,9 @@ for d in "${DIR_LIST[@]}"; do
   echo "$d: O_DIRECT $([ $direct = 1 ] && echo yes || echo 'no (buffered for both tools)')"
   # The files every read uses, written once.
   "$IOGAUGE" --no-store ior --tasks "$JOBS" -F -k -w -t 1m -b "$SIZE" -o "$base/f" >/dev/null
+  # On the device before the first round: else that round's first run shares the disk with the
+  # write-back of the files (half the IOPS, here).
+  sync
   for r in $(seq 1 "$RUNS"); do
     for pattern in randread randwrite seqwrite; do
       for depth in "${DEPTH_LIST[@]}"; do

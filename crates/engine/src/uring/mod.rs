@@ -49,7 +49,7 @@ pub const IOURING_OPTIONS: &[EngineOption] = &[
     flag("fixed-bufs", "register the buffers with the kernel once (fio's fixedbufs)"),
     flag("register-files", "register the file with the kernel once (fio's registerfiles)"),
     option("batch", OptKind::Number { default: 1 }, "N", "requests handed over per io_uring_enter, as fio's iodepth_batch_submit (default 1, fio's: each request reaches the device at once); 0: all that are pushed", false),
-    option("complete-min", OptKind::Number { default: 0 }, "N", "completions a rank waits for at least when it waits, as fio's iodepth_batch_complete_min; 0 (default): depth / 8, at least 1 (a rank that woke for every completion slept far more often than fio's jobs; docs/engines.md)", false),
+    option("complete-min", OptKind::Number { default: 0 }, "N", "completions a rank waits for at least when it waits, as fio's iodepth_batch_complete_min; 0 (default): depth / 8, but at least 4 or half the depth, whichever is less (a rank that woke for every completion slept far more often than fio's jobs; docs/engines.md)", false),
     option("taskrun", OptKind::Text { default: "defer" }, "defer|coop|plain", "when the kernel finishes completions: defer (COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN: only while the rank waits), coop (COOP_TASKRUN, SINGLE_ISSUER), plain (no flags: they interrupt the rank)", false),
 ];
 
@@ -179,20 +179,21 @@ pub fn check_iouring(cfg: &EngineConfig, workload: &Workload) -> Result<(), Stri
     let given = cfg.number("iouring.complete-min");
     if given > u64::from(o.depth) {
         return Err(format!(
-            "--iouring.complete-min {given}: at most --iouring.depth ({}); 0 for depth / 8",
+            "--iouring.complete-min {given}: at most --iouring.depth ({}); 0 for the default",
             o.depth
         ));
     }
     check(o, workload)
 }
 
-/// `--iouring.complete-min`: as given, or for 0 an eighth of the depth (at least 1). fio's
-/// default is 1, but its heavier loop finds many completions ready when it waits (6.1 k waits
-/// for 262 k writes on tmpfs at depth 32); a rank that waited for each one slept and woke
-/// five times as often (docs/engines.md).
+/// `--iouring.complete-min`: as given, or for 0 an eighth of the depth, but at least 4 or half
+/// the depth, whichever is less (at least 1). fio's default is 1, but its heavier loop finds
+/// many completions ready when it waits (6.1 k waits for 262 k writes on tmpfs at depth 32); a
+/// rank that waited for each one slept and woke five times as often, and at depth 8 on tmpfs
+/// waiting for 1 or 2 stayed below fio where 4 did not (docs/performance.md).
 fn complete_min(given: u64, depth: u64) -> u32 {
     let n = if given == 0 {
-        (depth / 8).max(1)
+        (depth / 8).max((depth / 2).min(4)).max(1)
     } else {
         given
     };
@@ -386,10 +387,14 @@ mod complete_min_tests {
     use super::complete_min;
 
     #[test]
-    fn zero_is_an_eighth_of_the_depth_and_at_least_one() {
+    fn zero_is_an_eighth_of_the_depth_at_least_four_or_half_the_depth() {
         assert_eq!(complete_min(0, 1), 1);
-        assert_eq!(complete_min(0, 8), 1);
+        assert_eq!(complete_min(0, 2), 1);
+        assert_eq!(complete_min(0, 4), 2);
+        assert_eq!(complete_min(0, 8), 4);
+        assert_eq!(complete_min(0, 16), 4);
         assert_eq!(complete_min(0, 32), 4);
+        assert_eq!(complete_min(0, 64), 8);
         assert_eq!(complete_min(0, 128), 16);
         assert_eq!(complete_min(3, 32), 3);
     }

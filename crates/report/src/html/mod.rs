@@ -27,6 +27,8 @@ const UPLOT_LICENSE: &str = include_str!("../../assets/uPlot.LICENSE");
 const REPORT_JS: &str = include_str!("../../assets/report.js");
 const REPORT_CSS: &str = include_str!("../../assets/report.css");
 const TEMPLATE: &str = include_str!("../../assets/report.html.j2");
+/// The frame the page templates extend (`{% extends "base.html" %}`).
+const BASE: &str = include_str!("../../assets/base.html.j2");
 
 /// One table cell; `class` styles it (`num`, `bad`), `sub` is a second line (a change against
 /// the baseline, a trend) styled by `sub_class` (`better`, `worse`, `same`).
@@ -157,7 +159,8 @@ const FOLD_OVER: usize = 12;
 /// `charts` go to the page's script.
 fn render_with<P: Serialize>(name: &str, template: &str, page: &P, charts: &[Chart]) -> String {
     let mut env = Environment::new();
-    env.add_template(name, template)
+    env.add_template("base.html", BASE)
+        .and_then(|()| env.add_template(name, template))
         .expect("the page templates parse");
     let ctx = Context {
         page,
