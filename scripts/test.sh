@@ -51,14 +51,14 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 
-cargo build --release --locked 2>&1 | tail -n 3
-
-# Pass 1, the default build (thread ranks; a launcher's environment is refused): unit,
-# property and integration tests of every crate (doc tests hold no examples to run).
-# Pass 2, the MPI build with parallel HDF5 (`--features mpi,hdf5`, one build for both): the
+# Pass 1, the MPI build with parallel HDF5 (`--features mpi,hdf5`, one build for both): the
 # unit tests of the crates it changes, tests/mpi, which run iogauge under a real
-# `mpirun --oversubscribe` with 2 and 4 ranks (-a MPIIO and -a HDF5 among them), and the
-# binary's tests whose code the build changes (below).
+# `mpirun --oversubscribe` with 2 and 4 ranks (-a MPIIO and -a HDF5 among them), the binary's
+# tests whose code the build changes (below), and Slurm.
+# Pass 2, the default build (thread ranks; a launcher's environment is refused): unit,
+# property and integration tests of every crate (doc tests hold no examples to run). It comes
+# second so that it leaves the default binary in target/release, as the README's first command
+# expects, without a third build of the crates the MPI feature changes.
 log=$(mktemp)
 # Runs the tests start store into a result store of their own, never the user's.
 data_home=$(mktemp -d)
@@ -66,15 +66,12 @@ trap 'rm -f "$log"; rm -rf "$data_home"' EXIT
 export XDG_DATA_HOME=$data_home
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 set +e
-cargo test --release --locked --workspace --lib --bins --tests 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
 mpi_pkgs=(--features mpi,hdf5 -p exec -p pio -p iogauge)
-cargo test --release --locked "${mpi_pkgs[@]}" --lib --bins --test interrupt 2>&1 | tee -a "$log"
-status2=${PIPESTATUS[0]}
-[ "$status" -ne 0 ] || status=$status2
+cargo test --release --locked "${mpi_pkgs[@]}" --lib --bins --test interrupt 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
 # Of the binary's tests, those whose code differs in the MPI build (tests/mpi, the MPI
 # interrupt, the S3 shared object under mpirun, the launcher checks in ior's bad input) and the
-# golden outputs as a whole-program check; the rest run the same code as pass 1's.
+# golden outputs as a whole-program check; the rest run the same code as pass 2's.
 cargo test --release --locked "${mpi_pkgs[@]}" --test tests -- \
   mpi:: safety::mpi_interrupt s3:: ior::bad_input golden:: 2>&1 | tee -a "$log"
 status2=${PIPESTATUS[0]}
@@ -82,6 +79,10 @@ status2=${PIPESTATUS[0]}
 # The MPI binary the pass above built, under Slurm: sbatch/salloc + mpirun and srun --mpi=pmix.
 scripts/slurm-test.sh target/release/iogauge 2>&1 | tee -a "$log"
 status2=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$status2
+cargo test --release --locked --no-fail-fast --workspace --lib --bins --tests 2>&1 | tee -a "$log"
+status2=${PIPESTATUS[0]}
+[ "$status" -ne 0 ] || status=$status2
 # Pass 3, fuzzing (docs/testing.md): each cargo fuzz target for a few seconds. cargo-fuzz
 # needs nightly features; RUSTC_BOOTSTRAP=1 lets the stable compiler provide them.
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked 2>&1 | tail -n 1
