@@ -334,7 +334,8 @@ fn finish(
     if s.cleanup_only {
         crate::outln!(
             "Cleaned up the data of run {} in {}",
-            s.timestamp, o.data_dir
+            s.timestamp,
+            o.data_dir
         );
         return code;
     }
