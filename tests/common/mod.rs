@@ -140,3 +140,23 @@ pub fn tree(dir: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// `iogauge <line>` with `--db DB` appended (after the workload's own options, as a user may).
+pub fn with_db(db: &Path, line: &str) -> Run {
+    let mut args: Vec<String> = line.split_whitespace().map(String::from).collect();
+    args.push("--db".into());
+    args.push(db.display().to_string());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    iogauge_args(&args)
+}
+
+/// The id in `stored as run N: iogauge report N`, the last line of a stored run (checked whole).
+pub fn stored_id(r: &Run) -> i64 {
+    let line = r.stderr.lines().last().unwrap_or_default();
+    let rest = line
+        .strip_prefix("stored as run ")
+        .unwrap_or_else(|| panic!("no closing line:\n{}", r.stderr));
+    let (id, tail) = rest.split_once(':').unwrap();
+    assert_eq!(tail, format!(" iogauge report {id}"));
+    id.parse().unwrap()
+}

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{bin, json, tmp, Run};
+use crate::common::{bin, json, stored_id, tmp, Run};
 
 /// `iogauge <args>` with `XDG_RUNTIME_DIR=xdg`, started and left running.
 fn start(xdg: &Path, args: &[&str]) -> Child {
@@ -86,15 +86,6 @@ fn long_ior(dir: &Path, name: &str, secs: u32) -> Vec<String> {
 
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
-}
-
-/// The id in `stored as run N: iogauge report N`, the run's last line.
-fn stored_id(r: &Run) -> i64 {
-    let line = r.stderr.lines().last().unwrap_or_default();
-    let rest = line
-        .strip_prefix("stored as run ")
-        .unwrap_or_else(|| panic!("no closing line:\n{}", r.stderr));
-    rest.split_once(':').unwrap().0.parse().unwrap()
 }
 
 #[test]

@@ -3,22 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{iogauge_args, tmp, Run};
-
-fn with_db(db: &Path, line: &str) -> Run {
-    let mut args: Vec<String> = line.split_whitespace().map(String::from).collect();
-    args.push("--db".into());
-    args.push(db.display().to_string());
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    iogauge_args(&args)
-}
-
-/// The id in the closing `stored as run N: ...` line.
-fn stored(r: Run) -> i64 {
-    let line = r.stderr.lines().last().unwrap_or_default().to_string();
-    let rest = line.strip_prefix("stored as run ").unwrap();
-    rest.split_once(':').unwrap().0.parse().unwrap()
-}
+use crate::common::{stored_id, tmp, with_db};
 
 #[test]
 fn compare_opens_with_the_parameters_that_differ() {
@@ -26,8 +11,8 @@ fn compare_opens_with_the_parameters_that_differ() {
     let db = d.path().join("s.sqlite");
     let dir = d.path().display();
     let ior = |t: &str| {
-        stored(
-            with_db(
+        stored_id(
+            &with_db(
                 &db,
                 &format!("ior -a DUMMY -N 2 -t {t} -b 4m -w -r -o {dir}/f"),
             )
@@ -67,7 +52,7 @@ fn compare_opens_with_the_parameters_that_differ() {
     assert!(header.ends_with(",comparable,-t"), "{header}");
 
     // Another workload: marked, and no regression verdict over it.
-    let md = stored(with_db(&db, &format!("mdtest -n 10 -d {dir}/md")).ok());
+    let md = stored_id(&with_db(&db, &format!("mdtest -n 10 -d {dir}/md")).ok());
     let out = with_db(&db, &format!("compare {big} {md}")).ok().stdout;
     assert!(
         out.starts_with("Not comparable: run 2 is mdtest, the baseline is ior"),
